@@ -1,0 +1,107 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Request, Response } from 'express';
+import type { Redis } from 'ioredis';
+import { serviceUnavailable } from '../errors';
+
+/**
+ * Server-side admin sessions in Redis. The browser holds only a random id (httpOnly,
+ * SameSite=Strict, Secure over https); Redis holds the session under an HMAC of that id,
+ * so its keys alone open nothing. Idle expiry is the key's TTL, renewed on use; the
+ * absolute expiry is stored with the session.
+ */
+export interface AdminSessionData {
+  userId: number;
+  username: string;
+  csrfToken: string;
+  createdAt: number;
+  expiresAt: number;
+}
+
+export interface SessionOptions {
+  redis: Redis;
+  prefix: string;
+  secret: string;
+  idleSeconds: number;
+  maxSeconds: number;
+  secure: boolean;
+}
+
+const COOKIE = 'guida_admin';
+
+function cookieName(secure: boolean) {
+  // The __Host- prefix makes browsers refuse the cookie unless Secure, path=/ and no Domain.
+  return secure ? `__Host-${COOKIE}` : COOKIE;
+}
+
+function readCookie(req: Request, name: string): string | undefined {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const [key, ...value] = part.trim().split('=');
+    if (key === name) return decodeURIComponent(value.join('='));
+  }
+  return undefined;
+}
+
+export function createSessionStore(options: SessionOptions) {
+  const name = cookieName(options.secure);
+  const keyOf = (id: string) =>
+    `${options.prefix}:admin-session:${createHmac('sha256', options.secret).update(id).digest('hex')}`;
+
+  const guarded = async <T>(operation: () => Promise<T>) => {
+    try {
+      return await operation();
+    } catch {
+      throw serviceUnavailable();
+    }
+  };
+
+  return {
+    async create(res: Response, user: { id: number; username: string }): Promise<AdminSessionData> {
+      const id = randomBytes(32).toString('base64url');
+      const now = Date.now();
+      const session: AdminSessionData = {
+        userId: user.id,
+        username: user.username,
+        csrfToken: randomBytes(32).toString('base64url'),
+        createdAt: now,
+        expiresAt: now + options.maxSeconds * 1000,
+      };
+      await guarded(() => options.redis.set(keyOf(id), JSON.stringify(session), 'EX', options.idleSeconds));
+      res.cookie(name, id, {
+        httpOnly: true,
+        secure: options.secure,
+        sameSite: 'strict',
+        path: '/',
+        maxAge: options.maxSeconds * 1000,
+      });
+      return session;
+    },
+
+    /** The valid session of this request, renewed; null when none, expired or unknown. */
+    async read(req: Request): Promise<AdminSessionData | null> {
+      const id = readCookie(req, name);
+      if (!id) return null;
+      const raw = await guarded(() => options.redis.get(keyOf(id)));
+      if (!raw) return null;
+      const session = JSON.parse(raw) as AdminSessionData;
+      if (Date.now() >= session.expiresAt) {
+        await guarded(() => options.redis.del(keyOf(id)));
+        return null;
+      }
+      await guarded(() => options.redis.expire(keyOf(id), options.idleSeconds));
+      return session;
+    },
+
+    async destroy(req: Request, res: Response) {
+      const id = readCookie(req, name);
+      if (id) await guarded(() => options.redis.del(keyOf(id)));
+      res.clearCookie(name, { path: '/', httpOnly: true, secure: options.secure, sameSite: 'strict' });
+    },
+  };
+}
+
+export type SessionStore = ReturnType<typeof createSessionStore>;
+
+export function sameToken(given: string | undefined, expected: string) {
+  if (!given || given.length !== expected.length) return false;
+  return timingSafeEqual(Buffer.from(given), Buffer.from(expected));
+}

@@ -1,0 +1,37 @@
+import type { Request } from 'express';
+import type { Knex } from 'knex';
+import { truncateIp } from '../http/client-ip';
+
+export type AuditAction =
+  | 'login_success'
+  | 'login_failure'
+  | 'logout'
+  | 'export_leads_csv'
+  | 'resend_sms'
+  | 'redeliver_crm'
+  | 'retry_job'
+  | 'process_data_request'
+  | 'rectify_lead';
+
+/** Who did what, to what, when: append-only, never personal data of leads beyond their id. */
+export async function audit(
+  db: Knex,
+  req: Request,
+  entry: {
+    userId: number | null;
+    username: string;
+    action: AuditAction;
+    target?: { type: string; id: string | number };
+    details?: Record<string, unknown>;
+  },
+) {
+  await db('admin_audit_log').insert({
+    user_id: entry.userId,
+    username: entry.username,
+    action: entry.action,
+    target_type: entry.target?.type ?? null,
+    target_id: entry.target ? String(entry.target.id) : null,
+    details: entry.details ?? null,
+    ip_address: truncateIp(req.ip),
+  });
+}

@@ -1,0 +1,50 @@
+import express from 'express';
+import type { ApiDeps } from './dependencies';
+import { apiNotFound, errorHandler, pageNotFound } from './http/error-handler';
+import { requestLogging } from './http/request-logging';
+import { securityHeaders } from './http/security-headers';
+import { guideRouter } from './guide/guide.routes';
+import { healthRouter } from './health/health.routes';
+import { leadsRouter } from './leads/leads.routes';
+import { smsStatusRouter } from './sms-status/sms-status.routes';
+import { analyticsRouter } from './analytics/analytics.routes';
+import { liveStatsRouter } from './analytics/live-stats.routes';
+import { consentRouter } from './consent/consent.routes';
+import { siteRouter } from './site/site.routes';
+import { siteSettingsRouter } from './site/site-settings.routes';
+
+/** Request bodies are small forms and event batches; anything bigger is refused (413). */
+const BODY_LIMIT = '16kb';
+
+/** Builds the express app without listening, so tests drive it with supertest. */
+export function createApp(deps: ApiDeps) {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', deps.config.TRUST_PROXY);
+
+  app.use(requestLogging(deps.logger));
+  app.use(
+    securityHeaders({
+      production: deps.config.NODE_ENV === 'production',
+      analytics: Boolean(deps.config.GA_MEASUREMENT_ID),
+    }),
+  );
+  app.use(healthRouter(deps));
+  // Before the body parsers below: analytics batches have their own, larger limit.
+  app.use(analyticsRouter(deps));
+  app.use(express.json({ limit: BODY_LIMIT }));
+  app.use(express.urlencoded({ extended: false, limit: BODY_LIMIT, parameterLimit: 50 }));
+
+  app.use(leadsRouter(deps));
+  app.use(smsStatusRouter(deps));
+  app.use(guideRouter(deps));
+  app.use(consentRouter(deps));
+  app.use(siteSettingsRouter(deps));
+  app.use(liveStatsRouter(deps));
+  app.use('/api', apiNotFound);
+  app.use(siteRouter(deps));
+  app.use(pageNotFound);
+
+  app.use(errorHandler);
+  return app;
+}

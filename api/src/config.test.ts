@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, parseEnv } from '@guida/shared/config';
+import { apiEnvSchema } from './config';
+
+const base = { SESSION_SECRET: 'a'.repeat(32) };
+const problems = (env: Record<string, string>) => {
+  try {
+    parseEnv(apiEnvSchema, env);
+    return [];
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+};
+
+describe('API configuration', () => {
+  it('has working defaults, and empty values count as unset', () => {
+    const config = parseEnv(apiEnvSchema, { ...base, PORT: '', SMS_PROVIDER: '' });
+    expect(config).toMatchObject({
+      PORT: 3000,
+      SMS_PROVIDER: 'outbox',
+      PUBLIC_BASE_URL: 'http://localhost:3000',
+      LEAD_RATE_LIMIT_PER_IP: 60,
+      TRUST_PROXY: 'loopback',
+    });
+  });
+
+  it('names each wrong variable, never its value', () => {
+    const found = problems({ SESSION_SECRET: 'short-secret', PORT: 'eighty', PUBLIC_BASE_URL: 'ftp://x' });
+    expect(found.join('\n')).toMatch(/SESSION_SECRET: must be at least 32 characters/);
+    expect(found.join('\n')).toMatch(/PORT: must be a whole number/);
+    expect(found.join('\n')).toMatch(/PUBLIC_BASE_URL: must be an http\(s\) URL/);
+    expect(found.join('\n')).not.toContain('short-secret');
+  });
+
+  it('requires a secret, Twilio credentials with the twilio provider, and https in production', () => {
+    expect(problems({})).toEqual([expect.stringMatching(/^SESSION_SECRET: required/)]);
+    expect(problems({ ...base, SMS_PROVIDER: 'twilio' })).toEqual([
+      'TWILIO_ACCOUNT_SID: required when SMS_PROVIDER=twilio',
+      'TWILIO_AUTH_TOKEN: required when SMS_PROVIDER=twilio',
+      'TWILIO_FROM: set TWILIO_FROM or TWILIO_MESSAGING_SERVICE_SID when SMS_PROVIDER=twilio',
+    ]);
+    expect(problems({ ...base, NODE_ENV: 'production' })).toEqual(['PUBLIC_BASE_URL: must be https:// in production']);
+    expect(problems({ ...base, TWILIO_FROM: 'GuidaFinanzaGratis' })[0]).toMatch(/^TWILIO_FROM:/);
+    expect(problems({ ...base, GA_MEASUREMENT_ID: 'UA-1234' })[0]).toMatch(/^GA_MEASUREMENT_ID:/);
+    expect(problems({ ...base, OFFER_ENDS_AT: 'domani' })[0]).toMatch(/^OFFER_ENDS_AT:/);
+  });
+});

@@ -1,0 +1,34 @@
+import type { Knex } from 'knex';
+import { createDb } from '@guida/shared/server/db';
+import { createJobQueues, type JobQueues } from '@guida/shared/server/job-queues';
+import type { Logger } from '@guida/shared/server/logger';
+import { createRedis, type Redis } from '@guida/shared/server/redis';
+import type { ApiConfig } from './config';
+
+/** Everything the routes use; tests build it with their own database and Redis prefix. */
+export interface ApiDeps {
+  config: ApiConfig;
+  logger: Logger;
+  db: Knex;
+  redis: Redis;
+  queues: JobQueues;
+}
+
+export function createApiDependencies(config: ApiConfig, logger: Logger): ApiDeps & { close(): Promise<void> } {
+  const db = createDb(config.DATABASE_URL, { applicationName: 'guida-api', poolMax: 10, logger });
+  const redis = createRedis(config.REDIS_URL, 'request');
+  redis.on('error', (error) => logger.warn({ err: error.message }, 'redis connection error'));
+  const queues = createJobQueues({ connection: redis, prefix: config.REDIS_KEY_PREFIX, logger, failFast: true });
+  return {
+    config,
+    logger,
+    db,
+    redis,
+    queues,
+    async close() {
+      await queues.close();
+      redis.disconnect();
+      await db.destroy();
+    },
+  };
+}

@@ -1,0 +1,33 @@
+import { apiMessages } from '@guida/shared/messages';
+
+/** An error with an HTTP status and an Italian message safe to show to the visitor. */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details: { errors?: Record<string, string>; retryAfterSeconds?: number } = {},
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+export const validationFailed = (errors: Record<string, string>) =>
+  new AppError(400, 'validation_failed', Object.values(errors)[0] ?? apiMessages.invalidRequest, {
+    errors,
+  });
+
+export const badRequest = (message: string = apiMessages.invalidRequest) =>
+  new AppError(400, 'bad_request', message);
+
+export const forbidden = (message: string) => new AppError(403, 'forbidden', message);
+
+export const notFound = (message: string = apiMessages.notFound) =>
+  new AppError(404, 'not_found', message);
+
+export const tooManyRequests = (retryAfterSeconds: number) =>
+  new AppError(429, 'rate_limited', apiMessages.tooManyRequests, { retryAfterSeconds });
+
+export const serviceUnavailable = () =>
+  new AppError(503, 'service_unavailable', apiMessages.serviceUnavailable);

@@ -1,0 +1,22 @@
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'ETIMEDOUT',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  '53300', // too_many_connections
+  '57P01', // admin_shutdown
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now
+]);
+
+/** Whether an error means Postgres is unreachable (answer 503), not that a query is wrong. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const { code } = error as { code?: unknown };
+  if (typeof code === 'string' && (UNREACHABLE_CODES.has(code) || code.startsWith('08'))) return true;
+  if (error.name === 'KnexTimeoutError') return true;
+  if (error instanceof AggregateError) return error.errors.some(isDatabaseUnavailable);
+  return /Connection terminated|timeout exceeded when trying to connect/i.test(error.message);
+}

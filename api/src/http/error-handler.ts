@@ -1,0 +1,77 @@
+import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
+import { apiMessages, formErrorPage, notFoundPage } from '@guida/shared/messages';
+import { AppError, notFound, serviceUnavailable } from '../errors';
+import { isDatabaseUnavailable } from './database-errors';
+import { sendHtmlPage } from './html-page';
+import { sameOriginReferer } from './same-origin-referer';
+
+/** Unknown /api routes answer a JSON 404. */
+export const apiNotFound: RequestHandler = (_req, _res, next) => next(notFound());
+
+/** Any other unknown path: the site's 404 page, with HTTP 404. */
+export const pageNotFound: RequestHandler = (_req, res) => {
+  sendHtmlPage(res, 404, {
+    title: notFoundPage.title,
+    paragraphs: [notFoundPage.text],
+    link: { href: '/', label: notFoundPage.backHome },
+  });
+};
+
+/** A browser's plain form post (no JavaScript) gets an HTML page instead of JSON. */
+function wantsHtml(req: Request) {
+  return req.is('application/x-www-form-urlencoded') && req.accepts(['json', 'html']) === 'html';
+}
+
+/** Body-parser errors carry a `type`; map them to Italian 4xx answers. */
+function fromBodyParser(error: { type?: unknown; status?: unknown }): AppError | null {
+  switch (error.type) {
+    case 'entity.too.large':
+      return new AppError(413, 'payload_too_large', apiMessages.payloadTooLarge);
+    case 'entity.parse.failed':
+      return new AppError(400, 'invalid_json', apiMessages.invalidJson);
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new AppError(415, 'unsupported_content', apiMessages.unsupportedContentType);
+    default:
+      return typeof error.status === 'number' && error.status >= 400 && error.status < 500
+        ? new AppError(error.status, 'bad_request', apiMessages.invalidRequest)
+        : null;
+  }
+}
+
+/** The one place where errors become answers: `{ message, errors? }`, never a stack trace. */
+export const errorHandler: ErrorRequestHandler = (error: unknown, req, res, next) => {
+  if (res.headersSent) return next(error);
+
+  let appError: AppError;
+  if (error instanceof AppError) appError = error;
+  else if (isDatabaseUnavailable(error)) {
+    req.log.error({ err: (error as Error).message }, 'database unavailable');
+    appError = serviceUnavailable();
+  } else {
+    const fromParser = error instanceof Error ? fromBodyParser(error as never) : null;
+    if (fromParser) appError = fromParser;
+    else {
+      req.log.error({ err: error }, 'unhandled error');
+      appError = new AppError(500, 'internal_error', apiMessages.internalError);
+    }
+  }
+
+  if (appError.details.retryAfterSeconds) {
+    res.set('Retry-After', String(appError.details.retryAfterSeconds));
+  }
+  if (wantsHtml(req)) {
+    const errors = appError.details.errors;
+    sendHtmlPage(res, appError.status, {
+      title: formErrorPage.title,
+      paragraphs: errors ? [formErrorPage.intro] : [appError.message],
+      list: errors ? [...new Set(Object.values(errors))] : [],
+      link: { href: sameOriginReferer(req)?.pathname ?? '/', label: formErrorPage.back },
+    });
+    return;
+  }
+  res.status(appError.status).json({
+    message: appError.message,
+    ...(appError.details.errors ? { errors: appError.details.errors } : {}),
+  });
+};

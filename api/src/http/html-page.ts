@@ -1,0 +1,51 @@
+import { createHash } from 'node:crypto';
+import type { Response } from 'express';
+
+/**
+ * Small server-rendered Italian pages (guide link errors, no-JavaScript form errors).
+ * Their one stylesheet is inline and allowed by its hash in the CSP.
+ */
+const STYLE = [
+  'body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f8fafc;color:#0f172a;line-height:1.6}',
+  'main{max-width:36rem;margin:10vh auto;padding:2rem 1.5rem;background:#fff;border-radius:12px;box-shadow:0 1px 3px rgba(15,23,42,.12)}',
+  'h1{font-size:1.5rem;margin:0 0 1rem}',
+  'a{color:#1d4ed8;font-weight:600}',
+  'ul{padding-left:1.25rem}',
+].join('');
+
+export const HTML_PAGE_STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+
+export interface HtmlPage {
+  title: string;
+  paragraphs: string[];
+  list?: string[];
+  link: { href: string; label: string };
+}
+
+export function sendHtmlPage(res: Response, status: number, page: HtmlPage) {
+  const list = page.list?.length
+    ? `<ul>${page.list.map((item) => `<li>${escapeHtml(item)}</li>`).join('')}</ul>`
+    : '';
+  const html = `<!doctype html>
+<html lang="it">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${escapeHtml(page.title)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<main>
+<h1>${escapeHtml(page.title)}</h1>
+${page.paragraphs.map((text) => `<p>${escapeHtml(text)}</p>`).join('\n')}
+${list}
+<p><a href="${escapeHtml(page.link.href)}">${escapeHtml(page.link.label)}</a></p>
+</main>
+</body>
+</html>`;
+  res.status(status).type('html').set('Cache-Control', 'no-store').send(html);
+}

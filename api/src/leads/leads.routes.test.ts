@@ -1,0 +1,351 @@
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import request from 'supertest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { PRIVACY_CONSENT_VERSION } from '@guida/shared/lead-rules';
+import { apiMessages, validationMessages } from '@guida/shared/messages';
+import { freePort } from '@guida/testing/free-port';
+import { createTestApi, uniqueItalianMobile, validLead, type TestApi } from '../testing/test-api';
+
+const post = (api: TestApi, body: unknown) =>
+  request(api.app).post('/api/ebook-request').set('Content-Type', 'application/json').send(JSON.stringify(body));
+
+describe('POST /api/ebook-request', () => {
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await createTestApi();
+  });
+  afterAll(async () => {
+    await api.close();
+  });
+
+  it('stores a valid lead with its consent proof, deliveries and token, and enqueues both jobs', async () => {
+    const lead = validLead({ email: '  Mario.Rossi@Example.IT ', telefono: '347 555 0101' });
+    const response = await post(api, lead).set('User-Agent', 'vitest-agent');
+
+    expect(response.status).toBe(201);
+    expect(response.body).toEqual({ id: expect.any(Number), redirectTo: '/grazie-italia' });
+    const id = response.body.id as number;
+
+    const stored = await api.db('ebook_requests').where({ id }).first();
+    expect(stored).toMatchObject({
+      nome: 'Mario',
+      cognome: 'Rossi',
+      email: 'mario.rossi@example.it',
+      telefono: '+393475550101',
+      country: 'IT',
+      ebook_type: 'financial-education',
+      source: 'landing-page',
+      utm_source: 'google',
+      utm_medium: 'cpc',
+      utm_campaign: 'autunno',
+      gdpr_consent: true,
+      marketing_consent: false,
+      consent_version: PRIVACY_CONSENT_VERSION,
+      data_retention_notified: false,
+      user_agent: 'vitest-agent',
+    });
+    // supertest connects over loopback: the address is stored truncated.
+    expect(stored.ip_address).toMatch(/^(127\.0\.0\.0|::)$/);
+    expect(stored.consent_timestamp).toBeInstanceOf(Date);
+
+    const consents = await api.db('gdpr_consents').where({ lead_id: id });
+    expect(consents).toHaveLength(1);
+    expect(consents[0]).toMatchObject({
+      consent_type: 'privacy',
+      consented: true,
+      consent_version: PRIVACY_CONSENT_VERSION,
+      email: 'mario.rossi@example.it',
+      ip_address: stored.ip_address,
+      user_agent: 'vitest-agent',
+    });
+    expect(consents[0].consent_text_hash).toMatch(/^[0-9a-f]{64}$/);
+
+    expect(await api.db('sms_messages').where({ lead_id: id }).first()).toMatchObject({ status: 'pending', attempts: 0 });
+    expect(await api.db('crm_deliveries').where({ lead_id: id }).first()).toMatchObject({
+      event: 'lead.created',
+      status: 'pending',
+    });
+    const token = await api.db('download_tokens').where({ lead_id: id }).first();
+    expect(token.token).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    const ttlDays = (token.expires_at.getTime() - Date.now()) / 86_400_000;
+    expect(ttlDays).toBeGreaterThan(29.9);
+    expect(ttlDays).toBeLessThanOrEqual(30);
+
+    const smsJob = await api.deps.queues.queue('sms').getJob(`lead-${id}`);
+    expect(smsJob?.data).toEqual({ leadId: id });
+    const crmJob = await api.deps.queues.queue('crm').getJob(`lead-${id}`);
+    expect(crmJob?.data).toMatchObject({ leadId: id, event: 'lead.created' });
+  });
+
+  it('records a given marketing consent as a second consent with its own text hash', async () => {
+    const response = await post(api, validLead({ marketingConsent: true }));
+    const consents = await api.db('gdpr_consents').where({ lead_id: response.body.id }).orderBy('consent_type');
+    expect(consents.map((c) => [c.consent_type, c.consented])).toEqual([
+      ['marketing', true],
+      ['privacy', true],
+    ]);
+    expect(consents[0].consent_text_hash).not.toBe(consents[1].consent_text_hash);
+    expect(await api.db('ebook_requests').where({ id: response.body.id }).first()).toMatchObject({
+      marketing_consent: true,
+    });
+  });
+
+  it('sends Swiss numbers and Swiss pages to /grazie-svizzera', async () => {
+    const swissPhone = await post(api, validLead({ telefono: '+41 79 555 01 02' }));
+    expect(swissPhone.status).toBe(201);
+    expect(swissPhone.body.redirectTo).toBe('/grazie-svizzera');
+    expect(await api.db('ebook_requests').where({ id: swissPhone.body.id }).first()).toMatchObject({
+      telefono: '+41795550102',
+      country: 'CH',
+    });
+
+    const swissPage = await post(api, validLead({ landingPath: '/trading-automatico-svizzera' }));
+    expect(swissPage.body.redirectTo).toBe('/grazie-svizzera');
+    const swissRoute = await post(api, validLead({ landingPath: '/swiss-offer' }));
+    expect(swissRoute.body.redirectTo).toBe('/grazie-svizzera');
+  });
+
+  it('applies the defaults of the older page, which sends only the four personal fields', async () => {
+    const response = await post(api, {
+      nome: 'Giulia',
+      cognome: 'Verdi',
+      email: 'giulia@example.it',
+      telefono: uniqueItalianMobile(),
+      gdprConsent: true,
+    });
+    expect(response.status).toBe(201);
+    expect(await api.db('ebook_requests').where({ id: response.body.id }).first()).toMatchObject({
+      ebook_type: 'general',
+      source: 'direct',
+      utm_source: null,
+      landing_path: null,
+    });
+  });
+
+  const invalidFields: [string, Record<string, unknown>, string][] = [
+    ['nome too short', { nome: 'M' }, validationMessages.nome],
+    ['nome missing', { nome: undefined }, validationMessages.nome],
+    ['cognome too short', { cognome: ' R ' }, validationMessages.cognome],
+    ['email invalid', { email: 'mario@' }, validationMessages.email],
+    ['email missing', { email: undefined }, validationMessages.email],
+    ['telefono too short', { telefono: '347' }, validationMessages.telefono],
+    ['telefono landline', { telefono: '06 1234 5678' }, validationMessages.telefono],
+    ['telefono foreign mobile', { telefono: '+44 7700 900123' }, validationMessages.telefono],
+    ['telefono letters', { telefono: 'chiamami pure' }, validationMessages.telefono],
+    ['ebookType unknown', { ebookType: 'crypto' }, validationMessages.ebookType],
+  ];
+  it.each(invalidFields)('refuses %s with the spec message', async (_case, change, message) => {
+    const field = Object.keys(change)[0]!;
+    const before = await api.db('ebook_requests').count({ n: '*' }).first();
+    const response = await post(api, validLead(change));
+    expect(response.status).toBe(400);
+    expect(response.body.errors[field]).toBe(message);
+    expect(response.body.message).toBe(message);
+    expect(await api.db('ebook_requests').count({ n: '*' }).first()).toEqual(before);
+  });
+
+  it('refuses a request without consent', async () => {
+    for (const gdprConsent of [false, undefined, 'true']) {
+      const response = await post(api, validLead({ gdprConsent }));
+      expect(response.status).toBe(400);
+      expect(response.body.errors).toEqual({ gdprConsent: validationMessages.gdprConsent });
+    }
+  });
+
+  it('answers a repeated phone within 24 hours with the same lead and no second SMS', async () => {
+    const telefono = uniqueItalianMobile();
+    const first = await post(api, validLead({ telefono }));
+    const again = await post(api, validLead({ telefono: telefono.replace('+39', '0039 '), nome: 'Marco' }));
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual(first.body);
+    expect(await api.db('ebook_requests').where({ telefono }).count({ n: '*' }).first()).toEqual({ n: 1 });
+    expect(await api.db('sms_messages').where({ lead_id: first.body.id }).count({ n: '*' }).first()).toEqual({ n: 1 });
+
+    // Once the window is over, the phone may ask again.
+    await api.db('recent_phone_requests').where({ telefono }).update({
+      requested_at: api.db.raw("now() - interval '25 hours'"),
+    });
+    const later = await post(api, validLead({ telefono }));
+    expect(later.status).toBe(201);
+    expect(later.body.id).not.toBe(first.body.id);
+  });
+
+  it('creates one lead when the same phone arrives many times at once', async () => {
+    const telefono = uniqueItalianMobile();
+    // Five: the default per-phone hourly budget.
+    const responses = await Promise.all(Array.from({ length: 5 }, () => post(api, validLead({ telefono }))));
+    expect(responses.map((r) => r.status)).toEqual(Array(5).fill(201));
+    expect(new Set(responses.map((r) => r.body.id)).size).toBe(1);
+    expect(await api.db('ebook_requests').where({ telefono }).count({ n: '*' }).first()).toEqual({ n: 1 });
+  });
+
+  it('refuses a filled-in honeypot and stores nothing', async () => {
+    const telefono = uniqueItalianMobile();
+    const response = await post(api, validLead({ telefono, website: 'http://spam.example' }));
+    expect(response.status).toBe(400);
+    expect(response.body.message).toBe(apiMessages.honeypot);
+    expect(await api.db('ebook_requests').where({ telefono }).first()).toBeUndefined();
+  });
+
+  it('refuses an oversized body with 413', async () => {
+    const response = await post(api, validLead({ nome: 'x'.repeat(20_000) }));
+    expect(response.status).toBe(413);
+    expect(response.body).toEqual({ message: apiMessages.payloadTooLarge });
+  });
+
+  it('refuses malformed JSON and unsupported content types in Italian', async () => {
+    const malformed = await request(api.app)
+      .post('/api/ebook-request')
+      .set('Content-Type', 'application/json')
+      .send('{"nome": "Mario",');
+    expect(malformed.status).toBe(400);
+    expect(malformed.body).toEqual({ message: apiMessages.invalidJson });
+
+    const text = await request(api.app).post('/api/ebook-request').set('Content-Type', 'text/plain').send('ciao');
+    expect(text.status).toBe(415);
+    expect(text.body).toEqual({ message: apiMessages.unsupportedContentType });
+
+    const array = await post(api, [validLead()]);
+    expect(array.status).toBe(400);
+  });
+
+  it('accepts a plain form post and redirects to the thank-you page with 303', async () => {
+    const telefono = '079 555 01 03';
+    const response = await request(api.app)
+      .post('/api/ebook-request')
+      .type('form')
+      .set('Accept', 'text/html')
+      .send({ nome: 'Luca', cognome: 'Bianchi', email: 'luca@example.ch', telefono, gdprConsent: 'on', landingPath: '/' });
+    expect(response.status).toBe(303);
+    expect(response.headers.location).toBe('/grazie-svizzera');
+    expect(await api.db('ebook_requests').where({ telefono: '+41795550103' }).first()).toMatchObject({
+      gdpr_consent: true,
+      country: 'CH',
+    });
+  });
+
+  it('takes the campaign of a plain form post from its page (the Referer), not of a JSON post', async () => {
+    const referer = 'http://127.0.0.1/educazione-investimenti?utm_source=partner&utm_campaign=inverno';
+    const form = await request(api.app)
+      .post('/api/ebook-request')
+      .type('form')
+      .set('Host', '127.0.0.1')
+      .set('Referer', referer)
+      .send({ nome: 'Ada', cognome: 'Riva', email: 'ada@example.it', telefono: uniqueItalianMobile(), gdprConsent: 'on' });
+    expect(form.status).toBe(303);
+    const formLead = await api.db('ebook_requests').orderBy('id', 'desc').first();
+    expect(formLead).toMatchObject({ landing_path: '/educazione-investimenti', utm_source: 'partner', utm_campaign: 'inverno' });
+
+    const json = await post(api, { nome: 'Ada', cognome: 'Riva', email: 'ada@example.it', telefono: uniqueItalianMobile(), gdprConsent: true })
+      .set('Host', '127.0.0.1')
+      .set('Referer', referer);
+    const jsonLead = await api.db('ebook_requests').where({ id: json.body.id }).first();
+    expect(jsonLead).toMatchObject({ landing_path: '/educazione-investimenti', utm_source: null });
+  });
+
+  it('shows an Italian error page for an invalid plain form post', async () => {
+    const response = await request(api.app)
+      .post('/api/ebook-request')
+      .type('form')
+      .set('Accept', 'text/html,application/xhtml+xml')
+      .set('Referer', 'http://127.0.0.1/educazione-investimenti')
+      .set('Host', '127.0.0.1')
+      .send({ nome: 'L', cognome: 'Bianchi', email: 'luca@example.it', telefono: uniqueItalianMobile() });
+    expect(response.status).toBe(400);
+    expect(response.headers['content-type']).toMatch(/text\/html/);
+    expect(response.text).toContain('<html lang="it">');
+    expect(response.text).toContain(validationMessages.nome);
+    expect(response.text).toContain('È necessario accettare il trattamento dei dati personali per procedere');
+    expect(response.text).toContain('href="/educazione-investimenti"');
+  });
+});
+
+describe('rate limits', () => {
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await createTestApi({ LEAD_RATE_LIMIT_PER_IP: '3', LEAD_RATE_LIMIT_PER_PHONE: '2' });
+  });
+  afterAll(async () => {
+    await api.close();
+  });
+
+  it('answers 429 with Retry-After once an address spent its hourly budget', async () => {
+    const ip = '203.0.113.7';
+    // TRUST_PROXY defaults to loopback: supertest is loopback, so X-Forwarded-For is believed.
+    for (let i = 0; i < 3; i += 1) {
+      expect((await post(api, validLead()).set('X-Forwarded-For', ip)).status).toBe(201);
+    }
+    const limited = await post(api, validLead()).set('X-Forwarded-For', ip);
+    expect(limited.status).toBe(429);
+    expect(limited.body).toEqual({ message: apiMessages.tooManyRequests });
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(3500);
+    // Another address is not affected.
+    expect((await post(api, validLead()).set('X-Forwarded-For', '203.0.113.8')).status).toBe(201);
+  });
+
+  it('answers 429 once a phone number spent its hourly budget', async () => {
+    const telefono = uniqueItalianMobile();
+    const from = (n: number) => ({ 'X-Forwarded-For': `198.51.100.${n}` });
+    expect((await post(api, validLead({ telefono })).set(from(1))).status).toBe(201);
+    expect((await post(api, validLead({ telefono })).set(from(2))).status).toBe(201);
+    const limited = await post(api, validLead({ telefono })).set(from(3));
+    expect(limited.status).toBe(429);
+  });
+});
+
+describe('when a backing service is down', () => {
+  let api: TestApi | undefined;
+  afterEach(async () => {
+    await api?.close();
+    api = undefined;
+  });
+
+  it('answers 503 in Italian when PostgreSQL is unreachable', async () => {
+    const deadPort = await freePort();
+    api = await createTestApi({ DATABASE_URL: `postgres://postgres@127.0.0.1:${deadPort}/guida` });
+    const response = await post(api, validLead());
+    expect(response.status).toBe(503);
+    expect(response.body).toEqual({ message: apiMessages.serviceUnavailable });
+  });
+
+  it('still stores and confirms the lead when Redis is unreachable', async () => {
+    const deadPort = await freePort();
+    api = await createTestApi({ REDIS_URL: `redis://127.0.0.1:${deadPort}` });
+    const started = Date.now();
+    const response = await post(api, validLead());
+    expect(response.status).toBe(201);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(await api.db('sms_messages').where({ lead_id: response.body.id }).first()).toMatchObject({
+      status: 'pending',
+    });
+  });
+});
+
+describe('logs', () => {
+  it('carry a request id and the lead id, never personal data', async () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const api = await createTestApi({}, { logger: pino({ level: 'info' }, sink) });
+    try {
+      const lead = validLead({ nome: 'Ottavio', cognome: 'Zanetti', email: 'ottavio.zanetti@example.it' });
+      const response = await post(api, lead).set('X-Request-Id', 'req-test-12345');
+      expect(response.status).toBe(201);
+      expect(response.headers['x-request-id']).toBe('req-test-12345');
+
+      const log = lines.join('');
+      expect(log).toContain('req-test-12345');
+      expect(log).toContain(`"leadId":${response.body.id}`);
+      for (const personal of ['Ottavio', 'Zanetti', 'ottavio.zanetti', lead.telefono, lead.telefono.slice(3)]) {
+        expect(log).not.toContain(personal);
+      }
+    } finally {
+      await api.close();
+    }
+  });
+});

@@ -1,0 +1,105 @@
+import { Router, type Request } from 'express';
+import { apiMessages } from '@guida/shared/messages';
+import { HONEYPOT_FIELD } from '@guida/shared/lead-rules';
+import { ebookRequestSchema } from '@guida/shared/schemas/lead';
+import type { ApiDeps } from '../dependencies';
+import { AppError, badRequest, validationFailed } from '../errors';
+import { clampUserAgent, truncateIp } from '../http/client-ip';
+import { createRateLimit } from '../http/rate-limit';
+import { sameOriginReferer } from '../http/same-origin-referer';
+import { fieldErrors } from '../http/validate';
+import { createLead } from './leads.service';
+
+const FORM_BOOLEAN_FIELDS = ['gdprConsent', 'marketingConsent'] as const;
+const CHECKED = new Set(['on', 'true', '1', 'yes']);
+
+/** A plain HTML form sends checkboxes as "on" (or not at all) and everything as text. */
+function fromFormFields(fields: Record<string, unknown>) {
+  const normalised: Record<string, unknown> = { ...fields };
+  for (const name of FORM_BOOLEAN_FIELDS) {
+    normalised[name] = typeof fields[name] === 'string' && CHECKED.has(fields[name]);
+  }
+  return normalised;
+}
+
+/**
+ * The page of a request, and for a plain form post its campaign: the JSON client sends
+ * what its page sends (the older page no campaign), while a form posted without
+ * JavaScript has its campaign only in the page's query string, which the same-origin
+ * Referer tells us.
+ */
+function withPageAndCampaign(body: Record<string, unknown>, req: Request, formPost: boolean) {
+  const referer = sameOriginReferer(req);
+  const landingPath = typeof body.landingPath === 'string' ? body.landingPath : referer?.pathname;
+  if (!formPost) return { ...body, landingPath };
+  const query = referer?.searchParams;
+  return {
+    ...body,
+    landingPath,
+    utmSource: body.utmSource ?? query?.get('utm_source') ?? undefined,
+    utmMedium: body.utmMedium ?? query?.get('utm_medium') ?? undefined,
+    utmCampaign: body.utmCampaign ?? query?.get('utm_campaign') ?? undefined,
+  };
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+export function leadsRouter(deps: ApiDeps) {
+  const { config } = deps;
+  const perIp = createRateLimit({
+    redis: deps.redis,
+    keyPrefix: `${config.REDIS_KEY_PREFIX}:rl:lead-ip`,
+    points: config.LEAD_RATE_LIMIT_PER_IP,
+    durationSeconds: 3600,
+  });
+  const perPhone = createRateLimit({
+    redis: deps.redis,
+    keyPrefix: `${config.REDIS_KEY_PREFIX}:rl:lead-phone`,
+    points: config.LEAD_RATE_LIMIT_PER_PHONE,
+    durationSeconds: 3600,
+  });
+
+  const router = Router();
+  router.post('/api/ebook-request', async (req, res) => {
+    const formPost = req.is('application/x-www-form-urlencoded') === 'application/x-www-form-urlencoded';
+    if (req.body === undefined) {
+      throw new AppError(415, 'unsupported_content', apiMessages.unsupportedContentType);
+    }
+    if (!isRecord(req.body)) throw badRequest();
+    const body = formPost ? fromFormFields(req.body) : req.body;
+    const honeypot = body[HONEYPOT_FIELD];
+    if (typeof honeypot === 'string' ? honeypot.trim() !== '' : honeypot != null) {
+      req.log.warn('honeypot field filled in: request refused');
+      throw badRequest(apiMessages.honeypot);
+    }
+
+    // Invalid requests count against the address too (bots); valid ones are checked
+    // against both limits at once.
+    const ip = req.ip ?? 'unknown';
+    const parsed = ebookRequestSchema.safeParse(withPageAndCampaign(body, req, formPost));
+    if (!parsed.success) {
+      await perIp.consume(ip);
+      throw validationFailed(fieldErrors(parsed.error));
+    }
+    const request = parsed.data;
+    await Promise.all([perIp.consume(ip), perPhone.consume(request.telefono)]);
+
+    const lead = await createLead(
+      {
+        db: deps.db,
+        queues: deps.queues,
+        logger: req.log,
+        downloadTokenTtlDays: config.GUIDE_LINK_TTL_DAYS,
+      },
+      request,
+      { ipAddress: truncateIp(req.ip), userAgent: clampUserAgent(req.get('user-agent')) },
+    );
+    if (formPost) {
+      res.redirect(303, lead.redirectTo);
+      return;
+    }
+    res.status(201).json({ id: lead.id, redirectTo: lead.redirectTo });
+  });
+  return router;
+}

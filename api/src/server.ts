@@ -1,0 +1,42 @@
+import { createLogger } from '@guida/shared/server/logger';
+import { createApp } from './app';
+import { loadApiConfig } from './config';
+import { createApiDependencies } from './dependencies';
+
+const SHUTDOWN_GRACE_MS = 10_000;
+
+const config = loadApiConfig();
+const logger = createLogger({ service: 'api', level: config.LOG_LEVEL });
+const deps = createApiDependencies(config, logger);
+const app = createApp(deps);
+
+const server = app.listen(config.PORT, () => {
+  logger.info({ port: config.PORT, url: config.PUBLIC_BASE_URL }, 'api listening');
+});
+// Longer than the idle timeout of common load balancers, so they close connections first.
+server.keepAliveTimeout = 65_000;
+server.headersTimeout = 66_000;
+server.on('error', (error) => {
+  logger.fatal({ err: error.message }, 'api could not listen');
+  process.exit(1);
+});
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, 'api shutting down');
+  const force = setTimeout(() => {
+    logger.error('api shutdown timed out; exiting');
+    process.exit(1);
+  }, SHUTDOWN_GRACE_MS);
+  force.unref();
+  server.close();
+  server.closeIdleConnections();
+  await new Promise<void>((resolve) => server.once('close', () => resolve()));
+  await deps.close();
+  logger.info('api stopped');
+  process.exit(0);
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));

@@ -1,0 +1,89 @@
+import { Router, type Request, type Response } from 'express';
+import type { ApiDeps } from '../dependencies';
+import { contentSecurityPolicy } from '../http/content-security-policy';
+import { loadStaticSite, type SitePage } from './static-site';
+
+/** Client-side routes of the admin area: they get the app shell, not prerendered HTML. */
+const ADMIN_ROUTE = /^\/(admin(\/.*)?|admin-login|admin-dashboard)$/;
+
+function encodingFor(req: Request, available: { brotli: unknown; gzip: unknown }) {
+  const accepted = req.acceptsEncodings('br', 'gzip', 'identity');
+  if (accepted === 'br' && available.brotli) return 'br';
+  if ((accepted === 'br' || accepted === 'gzip') && available.gzip) return 'gzip';
+  return null;
+}
+
+/**
+ * Serves the prerendered public site: pages with a CSP allowing exactly their inline
+ * scripts, hashed assets cached for a year, precompressed variants when accepted, the
+ * 404 page with status 404. Without a web build, unknown paths get the plain 404 page.
+ */
+export function siteRouter(deps: ApiDeps) {
+  const router = Router();
+  const site = loadStaticSite(deps.config.WEB_BUILD_DIR);
+  if (!site) {
+    deps.logger.warn({ dir: deps.config.WEB_BUILD_DIR }, 'no web build found: only the API is served');
+    return router;
+  }
+  const cspOf = new Map<SitePage, string>();
+  const csp = (page: SitePage) => {
+    let policy = cspOf.get(page);
+    if (!policy) {
+      policy = contentSecurityPolicy({
+        production: deps.config.NODE_ENV === 'production',
+        analytics: Boolean(deps.config.GA_MEASUREMENT_ID),
+        scriptHashes: page.scriptHashes,
+      });
+      cspOf.set(page, policy);
+    }
+    return policy;
+  };
+
+  const sendPage = (req: Request, res: Response, page: SitePage, status: number) => {
+    res.status(status);
+    res.setHeader('Content-Security-Policy', csp(page));
+    res.setHeader('Content-Type', 'text/html; charset=utf-8');
+    res.setHeader('Cache-Control', 'no-cache');
+    res.setHeader('Vary', 'Accept-Encoding');
+    res.setHeader('ETag', page.etag);
+    if (status === 200 && req.headers['if-none-match'] === page.etag) {
+      res.status(304).end();
+      return;
+    }
+    const encoding = encodingFor(req, page);
+    const body = encoding === 'br' ? page.brotli! : encoding === 'gzip' ? page.gzip! : page.html;
+    if (encoding) res.setHeader('Content-Encoding', encoding);
+    res.setHeader('Content-Length', body.length);
+    res.end(req.method === 'HEAD' ? undefined : body);
+  };
+
+  router.get(/.*/, (req, res) => {
+    const file = site.files.get(req.path);
+    if (file) {
+      const encoding = encodingFor(req, file);
+      res.setHeader('Content-Type', file.contentType);
+      res.setHeader('Vary', 'Accept-Encoding');
+      res.setHeader('Cache-Control', file.immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=300');
+      if (encoding) res.setHeader('Content-Encoding', encoding);
+      res.sendFile(encoding === 'br' ? file.brotli! : encoding === 'gzip' ? file.gzip! : file.file, {
+        headers: { 'Content-Type': file.contentType },
+        lastModified: true,
+        cacheControl: false,
+      });
+      return;
+    }
+    if (req.path.length > 1 && req.path.endsWith('/')) {
+      const query = req.originalUrl.slice(req.path.length);
+      res.redirect(301, `${req.path.replace(/\/+$/, '')}${query}`);
+      return;
+    }
+    const page = site.pages.get(req.path);
+    if (page) return sendPage(req, res, page, 200);
+    if (ADMIN_ROUTE.test(req.path)) {
+      res.setHeader('X-Robots-Tag', 'noindex, nofollow');
+      return sendPage(req, res, site.spaFallback, 200);
+    }
+    return sendPage(req, res, site.notFound, 404);
+  });
+  return router;
+}

@@ -1,0 +1,660 @@
+/**
+ * Lead intake benchmark (`npm run bench:leads`). The bundled API and worker run as real
+ * processes on a database of their own; the worker sends every SMS with the real twilio
+ * client to a local Twilio-compatible server. Measures a fixed 500 req/s, the maximum
+ * rate, the time from 201 to the SMS for a burst of 2,000 leads, and the Redis rate
+ * limiter on its own; prints a table and writes bench/results/leads-*.json.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import os from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import autocannon from 'autocannon';
+import { Queue } from 'bullmq';
+import pg from 'pg';
+import { createRedis } from '@guida/shared/server/redis';
+import { startFakeTwilio, type FakeTwilio } from '@guida/testing/fake-twilio-server';
+import { freePort } from '@guida/testing/free-port';
+import { createRateLimit } from '../api/src/http/rate-limit';
+import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from '../scripts/lib/defaults.mjs';
+import { ROOT } from '../scripts/lib/output.mjs';
+import {
+  benchLog,
+  cpuMeter,
+  deleteKeys,
+  localUrl,
+  machineFacts,
+  number,
+  onCleanUp,
+  percentile,
+  printCpu,
+  recreateDatabase,
+  round,
+  runBenchmark,
+  serviceCrashed,
+  startService,
+  stopServices,
+  verdict,
+  waitForReady,
+  writeResults,
+} from './bench-support';
+
+const SETTINGS = {
+  warmup: { seconds: 5, rate: 500, connections: 50 },
+  fixedRate: { seconds: 20, rate: 500, connections: 50 },
+  maximum: { seconds: 20, connections: 100 },
+  /** Latency at half the measured maximum: the load the machine sustains comfortably. */
+  sustainable: { seconds: 15, connections: 50, shareOfMaximum: 0.5 },
+  /** The express + PostgreSQL yardstick (bench/reference-server.mjs). */
+  reference: { seconds: 10, connections: 50 },
+  burst: { leads: 2_000, concurrency: 100, smsWaitSeconds: 120 },
+  /** Phase B leaves an SMS backlog; the burst is measured on an idle worker. */
+  drainWaitSeconds: 240,
+  rateLimit: { ops: 20_000, concurrency: 50, sequentialOps: 2_000 },
+  runLimitMinutes: 10,
+};
+
+const BARS = {
+  leadsPerSecondAtMaximum: 1_000,
+  p99MsAt500: 50,
+  timeToSmsP99Ms: 5_000,
+};
+
+const BENCH_DATABASE = 'guida_bench';
+const DATABASE_SERVER_URL = process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
+const REDIS_URL = process.env.REDIS_URL || DEFAULT_REDIS_URL;
+/** The highest values the API and worker configurations accept. */
+const MAX_LEAD_RATE_LIMIT = 10_000_000;
+const MAX_SMS_RATE_PER_SECOND = 10_000;
+const WORKER_CONCURRENCY = 100;
+
+const log = benchLog('leads');
+const withCpu = cpuMeter(BENCH_DATABASE, REDIS_URL);
+
+/* -------------------------------- load --------------------------------- */
+
+let phoneCounter = 0;
+/** A new phone per request: a phone seen in the last 24 h gets the old answer and no lead. */
+const nextPhone = () => `+39347${String(phoneCounter++).padStart(7, '0')}`;
+
+const leadBody = (telefono: string) =>
+  JSON.stringify({
+    nome: 'Giulia',
+    cognome: 'Bianchi',
+    email: `bench${telefono.slice(1)}@example.com`,
+    telefono,
+    gdprConsent: true,
+    ebookType: 'general',
+    source: 'bench',
+    utmSource: 'bench',
+    utmMedium: 'load-test',
+    utmCampaign: 'leads',
+    landingPath: '/',
+  });
+
+/** Ids of every lead answered 201, to check afterwards that each one is stored. */
+const answeredLeadIds: number[] = [];
+
+function recordCreated(body: string) {
+  const { id } = JSON.parse(body) as { id: number };
+  answeredLeadIds.push(id);
+}
+
+interface LoadPhase {
+  connections: number;
+  targetRate: number | null;
+  durationSeconds: number;
+  requestsPerSecondMean: number;
+  leadsCreated: number;
+  leadsPerSecond: number;
+  latencyMs: { mean: number; p50: number; p90: number; p99: number; max: number };
+  statusCodes: Record<string, number>;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+
+async function loadPhase(apiUrl: string, options: { seconds: number; connections: number; rate?: number }) {
+  const result = await autocannon({
+    url: `${apiUrl}/api/ebook-request`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    connections: options.connections,
+    duration: options.seconds,
+    ...(options.rate ? { overallRate: options.rate } : {}),
+    requests: [
+      {
+        setupRequest: (request) => ({ ...request, body: leadBody(nextPhone()) }),
+        onResponse: (status, body) => {
+          if (status === 201) recordCreated(body);
+        },
+      },
+    ],
+  });
+  const statusCodes = Object.fromEntries(
+    Object.entries(result.statusCodeStats).map(([status, { count }]) => [status, count]),
+  );
+  const created = statusCodes['201'] ?? 0;
+  return {
+    connections: options.connections,
+    targetRate: options.rate ?? null,
+    durationSeconds: result.duration,
+    requestsPerSecondMean: round(result.requests.average, 1),
+    leadsCreated: created,
+    leadsPerSecond: round(created / result.duration, 1),
+    latencyMs: {
+      mean: round(result.latency.mean, 2),
+      p50: result.latency.p50,
+      p90: result.latency.p90,
+      p99: result.latency.p99,
+      max: result.latency.max,
+    },
+    statusCodes,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+  } satisfies LoadPhase;
+}
+
+async function burst(apiUrl: string, twilio: FakeTwilio) {
+  const { leads, concurrency, smsWaitSeconds } = SETTINGS.burst;
+  const phones = Array.from({ length: leads }, nextPhone);
+  const answeredAt = new Map<string, number>();
+  const statusCodes: Record<string, number> = {};
+  let errors = 0;
+  let next = 0;
+  const smsBefore = twilio.messages.length;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < phones.length) {
+        const telefono = phones[next++]!;
+        try {
+          const response = await fetch(`${apiUrl}/api/ebook-request`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: leadBody(telefono),
+          });
+          const at = Date.now();
+          const body = await response.text();
+          statusCodes[response.status] = (statusCodes[response.status] ?? 0) + 1;
+          if (response.status === 201) {
+            answeredAt.set(telefono, at);
+            recordCreated(body);
+          }
+        } catch {
+          errors += 1;
+        }
+      }
+    }),
+  );
+  const sendSeconds = (performance.now() - started) / 1000;
+
+  const receivedAt = new Map<string, number>();
+  let scanned = smsBefore;
+  const deadline = Date.now() + smsWaitSeconds * 1000;
+  for (;;) {
+    for (; scanned < twilio.messages.length; scanned += 1) {
+      const message = twilio.messages[scanned]!;
+      if (answeredAt.has(message.to) && !receivedAt.has(message.to)) receivedAt.set(message.to, message.receivedAt);
+    }
+    if (receivedAt.size >= answeredAt.size || Date.now() > deadline) break;
+    await sleep(50);
+  }
+  const delays = [...receivedAt].map(([phone, at]) => at - answeredAt.get(phone)!).sort((a, b) => a - b);
+  const created = answeredAt.size;
+  return {
+    leads,
+    concurrency,
+    sendSeconds: round(sendSeconds, 2),
+    requestsPerSecond: round(leads / sendSeconds, 1),
+    leadsCreated: created,
+    statusCodes,
+    non2xx: Object.entries(statusCodes)
+      .filter(([status]) => !status.startsWith('2'))
+      .reduce((sum, [, count]) => sum + count, 0),
+    errors,
+    smsReceived: receivedAt.size,
+    smsMissing: created - receivedAt.size,
+    timeToSmsMs: {
+      min: delays[0] ?? null,
+      p50: percentile(delays, 50),
+      p95: percentile(delays, 95),
+      p99: percentile(delays, 99),
+      max: delays.at(-1) ?? null,
+    },
+  };
+}
+
+/* ------------------------------- queues -------------------------------- */
+
+const WATCHED_QUEUES = ['sms', 'crm'] as const;
+
+async function pendingJobs(queues: Queue[]) {
+  let pending = 0;
+  for (const queue of queues) {
+    const counts = await queue.getJobCounts('wait', 'active', 'delayed', 'prioritized');
+    pending += Object.values(counts).reduce((sum, count) => sum + count, 0);
+  }
+  return pending;
+}
+
+/** Waits until the SMS and CRM queues are empty: the worker has caught up. */
+async function drain(queues: Queue[], twilio: FakeTwilio, waitSeconds: number) {
+  const started = performance.now();
+  const smsBefore = twilio.messages.length;
+  const pendingAtStart = await pendingJobs(queues);
+  const deadline = Date.now() + waitSeconds * 1000;
+  let pending = pendingAtStart;
+  while (pending > 0 && Date.now() < deadline) {
+    await sleep(250);
+    pending = await pendingJobs(queues);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const sms = twilio.messages.length - smsBefore;
+  return {
+    jobsPendingAtStart: pendingAtStart,
+    jobsPendingAtEnd: pending,
+    seconds: round(seconds, 1),
+    smsSent: sms,
+    smsPerSecond: seconds > 0 ? round(sms / seconds, 1) : null,
+  };
+}
+
+/* ----------------------------- rate limit ------------------------------ */
+
+/**
+ * The limiter a lead goes through twice (per IP, then per phone), alone against the local
+ * Redis: the limiter cannot be switched off in the API, so its cost is measured here.
+ */
+async function rateLimitCost(redisUrl: string, prefix: string, ops: number, concurrency: number) {
+  const redis = createRedis(redisUrl, 'request');
+  try {
+    // The API's connection refuses commands until it is ready (no offline queue).
+    if (redis.status !== 'ready') await once(redis, 'ready');
+    const keyPrefix = `${prefix}:rl-bench-${concurrency}`;
+    const limit = (name: string) =>
+      createRateLimit({ redis, keyPrefix: `${keyPrefix}:${name}`, points: MAX_LEAD_RATE_LIMIT, durationSeconds: 3600 });
+    const perIp = limit('ip');
+    const perPhone = limit('phone');
+    const leads = ops / 2;
+    const latenciesUs: number[] = [];
+    let next = 0;
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (next < leads) {
+          const lead = next++;
+          const before = performance.now();
+          await perIp.consume('127.0.0.1');
+          const between = performance.now();
+          await perPhone.consume(`+39348${String(lead).padStart(7, '0')}`);
+          latenciesUs.push((between - before) * 1000, (performance.now() - between) * 1000);
+        }
+      }),
+    );
+    const wallSeconds = (performance.now() - started) / 1000;
+    // Counted in Redis, not by the in-memory fallback the limiter switches to on errors.
+    const countedInRedis = Number(await redis.get(`${keyPrefix}:ip:127.0.0.1`));
+    latenciesUs.sort((a, b) => a - b);
+    return {
+      consumes: ops,
+      concurrency,
+      opsPerSecond: round(ops / wallSeconds),
+      meanUsPerConsume: round(latenciesUs.reduce((sum, value) => sum + value, 0) / latenciesUs.length, 1),
+      p99UsPerConsume: round(percentile(latenciesUs, 99) ?? 0, 1),
+      countedInRedis: countedInRedis === leads,
+    };
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/* ------------------------------- report -------------------------------- */
+
+function printLoadPhase(title: string, phase: LoadPhase) {
+  const rate = phase.targetRate ? `${phase.targetRate} req/s target` : 'no rate cap';
+  console.log(`\n${title} (${rate}, ${phase.connections} connections, ${phase.durationSeconds} s)`);
+  console.log(
+    `  req/s mean ${number(phase.requestsPerSecondMean, 1)} · leads created ${number(phase.leadsCreated)} ` +
+      `(${number(phase.leadsPerSecond, 1)}/s)`,
+  );
+  console.log(
+    `  latency ms: mean ${phase.latencyMs.mean} · p50 ${phase.latencyMs.p50} · p90 ${phase.latencyMs.p90} · ` +
+      `p99 ${phase.latencyMs.p99} · max ${phase.latencyMs.max}`,
+  );
+  console.log(
+    `  non-2xx ${phase.non2xx} · errors ${phase.errors} · timeouts ${phase.timeouts} · ` +
+      `status codes ${JSON.stringify(phase.statusCodes)}`,
+  );
+}
+
+/* --------------------------- machine reference --------------------------- */
+
+async function referenceRun(databaseUrl: string) {
+  const port = await freePort();
+  const reference = spawn(process.execPath, ['bench/reference-server.mjs'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  try {
+    const url = `http://127.0.0.1:${port}`;
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      try {
+        await fetch(url);
+        break;
+      } catch {
+        if (Date.now() > deadline) throw new Error('the reference server did not start');
+        await sleep(100);
+      }
+    }
+    const { seconds, connections } = SETTINGS.reference;
+    const result = await autocannon({
+      url: `${url}/api/ebook-request`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      connections,
+      duration: seconds,
+      requests: [{ setupRequest: (request) => ({ ...request, body: leadBody(nextPhone()) }) }],
+    });
+    return {
+      requestsPerSecondMean: round(result.requests.average, 1),
+      latencyMs: { p50: result.latency.p50, p99: result.latency.p99 },
+      non2xx: result.non2xx,
+    };
+  } finally {
+    const exited = once(reference, 'exit');
+    reference.kill('SIGTERM');
+    await Promise.race([exited, sleep(5000)]);
+  }
+}
+
+/* -------------------------------- main --------------------------------- */
+
+async function main() {
+  const startedAt = new Date();
+  const serverUrl = localUrl(DATABASE_SERVER_URL, 'DATABASE_URL');
+  const redisUrl = localUrl(REDIS_URL, 'REDIS_URL');
+  const prefix = `bench-${randomBytes(4).toString('hex')}`;
+
+  log(`recreating database ${BENCH_DATABASE} and migrating it`);
+  const databaseUrl = await recreateDatabase(serverUrl, BENCH_DATABASE);
+
+  const redis = createRedis(redisUrl, 'worker');
+  onCleanUp(async () => {
+    await deleteKeys(redis, prefix);
+    redis.disconnect();
+  });
+  const queues = WATCHED_QUEUES.map((name) => new Queue(name, { connection: redis, prefix }));
+  onCleanUp(() => Promise.all(queues.map((queue) => queue.close())));
+
+  const twilio = await startFakeTwilio();
+  onCleanUp(() => twilio.close());
+
+  const port = await freePort();
+  const apiUrl = `http://127.0.0.1:${port}`;
+  const env = {
+    NODE_ENV: 'development',
+    LOG_LEVEL: 'warn',
+    PORT: String(port),
+    PUBLIC_BASE_URL: apiUrl,
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: redisUrl,
+    REDIS_KEY_PREFIX: prefix,
+    SMS_PROVIDER: 'twilio',
+    TWILIO_FROM: 'GuidaFin',
+    TWILIO_API_BASE_URL: twilio.url,
+    LEAD_RATE_LIMIT_PER_IP: String(MAX_LEAD_RATE_LIMIT),
+    SMS_RATE_PER_SECOND: String(MAX_SMS_RATE_PER_SECOND),
+    WORKER_CONCURRENCY: String(WORKER_CONCURRENCY),
+    SHUTDOWN_GRACE_MS: '5000',
+  };
+  // Only these variables: nothing from the caller's environment (a CRM webhook, an SMTP
+  // server, another provider) may reach the processes under test.
+  const processEnv = {
+    ...env,
+    PATH: process.env.PATH ?? '',
+    SESSION_SECRET: randomBytes(32).toString('base64url'),
+    TWILIO_ACCOUNT_SID: twilio.accountSid,
+    TWILIO_AUTH_TOKEN: twilio.authToken,
+  };
+  onCleanUp(stopServices);
+  log(`starting api (port ${port}) and worker, LOG_LEVEL=warn, Redis prefix ${prefix}`);
+  const api = startService('api', 'api/dist/server.js', processEnv);
+  const worker = startService('worker', 'worker/dist/index.js', processEnv);
+  await Promise.race([waitForReady(apiUrl), serviceCrashed]);
+
+  const phases = await Promise.race([
+    (async () => {
+      const { warmup, fixedRate, maximum } = SETTINGS;
+      log(`warm-up: ${warmup.seconds} s at ${warmup.rate} req/s (not reported)`);
+      const warm = await loadPhase(apiUrl, warmup);
+      await drain(queues, twilio, SETTINGS.drainWaitSeconds);
+
+      log(`phase A: ${fixedRate.seconds} s at ${fixedRate.rate} req/s, ${fixedRate.connections} connections`);
+      const smsBeforeA = twilio.messages.length;
+      const a = await withCpu(() => loadPhase(apiUrl, fixedRate));
+      const smsDuringA = twilio.messages.length - smsBeforeA;
+      const drainA = await drain(queues, twilio, SETTINGS.drainWaitSeconds);
+
+      log(`phase B: ${maximum.seconds} s without a rate cap, ${maximum.connections} connections`);
+      const smsBeforeB = twilio.messages.length;
+      const b = await withCpu(() => loadPhase(apiUrl, maximum));
+      const smsDuringB = twilio.messages.length - smsBeforeB;
+      log('waiting for the worker to send the SMS backlog of phase B');
+      const drainB = await withCpu(() => drain(queues, twilio, SETTINGS.drainWaitSeconds));
+
+      const { sustainable } = SETTINGS;
+      const sustainableRate = Math.max(10, Math.round(b.leadsPerSecond * sustainable.shareOfMaximum));
+      log(`phase D: ${sustainable.seconds} s at ${sustainableRate} req/s (half of phase B), ${sustainable.connections} connections`);
+      const d = await withCpu(() => loadPhase(apiUrl, { ...sustainable, rate: sustainableRate }));
+      await drain(queues, twilio, SETTINGS.drainWaitSeconds);
+
+      log(`phase C: burst of ${SETTINGS.burst.leads} leads, ${SETTINGS.burst.concurrency} at a time`);
+      const c = await withCpu(() => burst(apiUrl, twilio));
+      // Lets the last SMS and CRM statuses settle before the database is checked.
+      await drain(queues, twilio, SETTINGS.drainWaitSeconds);
+      return {
+        warm,
+        a: { ...a, smsDuringPhase: smsDuringA },
+        drainA,
+        b: { ...b, smsDuringPhase: smsDuringB },
+        drainB,
+        c,
+        d,
+      };
+    })(),
+    serviceCrashed,
+  ]);
+
+  log('checking the database');
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  const sanity = await (async () => {
+    try {
+      const rows = (await db.query<{ n: string }>('SELECT count(*) AS n FROM ebook_requests')).rows[0]?.n;
+      const stored = (
+        await db.query<{ n: string }>('SELECT count(*) AS n FROM ebook_requests WHERE id = ANY($1::bigint[])', [
+          answeredLeadIds,
+        ])
+      ).rows[0]?.n;
+      const sms = await db.query<{ status: string; n: string }>(
+        'SELECT status, count(*) AS n FROM sms_messages GROUP BY status ORDER BY status',
+      );
+      return {
+        answers201: answeredLeadIds.length,
+        ebookRequestsRows: Number(rows),
+        answeredAndStored: Number(stored),
+        // A timed phase ends with up to one request in flight per connection, stored but unanswered.
+        cutOffAtMost:
+          phases.warm.connections + phases.a.connections + phases.b.connections + phases.d.connections,
+        smsStatuses: Object.fromEntries(sms.rows.map((row) => [row.status, Number(row.n)])),
+      };
+    } finally {
+      await db.end();
+    }
+  })();
+  const uniqueSmsPhones = new Set(twilio.messages.map((message) => message.to)).size;
+  const twilioFacts = {
+    messages: twilio.messages.length,
+    duplicatePhones: twilio.messages.length - uniqueSmsPhones,
+    refused: twilio.refused.length,
+  };
+
+  const logLines = { api: api.logLines, worker: worker.logLines };
+  await stopServices();
+
+  log(`machine reference: express + one-row insert, ${SETTINGS.reference.seconds} s, ${SETTINGS.reference.connections} connections`);
+  const reference = await referenceRun(databaseUrl);
+
+  log('rate-limit cost: the limiter alone against Redis (API and worker stopped)');
+  const rateLimit = {
+    concurrent: await rateLimitCost(redisUrl, prefix, SETTINGS.rateLimit.ops, SETTINGS.rateLimit.concurrency),
+    sequential: await rateLimitCost(redisUrl, prefix, SETTINGS.rateLimit.sequentialOps, 1),
+  };
+
+  const { a, b, c, d } = phases;
+  const bars = [
+    {
+      bar: `lead intake ≥ ${number(BARS.leadsPerSecondAtMaximum)} leads/s at maximum (phase B)`,
+      value: `${number(b.leadsPerSecond, 1)} leads/s`,
+      pass: b.leadsPerSecond >= BARS.leadsPerSecondAtMaximum && b.non2xx === 0 && b.errors === 0,
+    },
+    {
+      bar: `p99 ≤ ${BARS.p99MsAt500} ms at ${SETTINGS.fixedRate.rate} req/s (phase A)`,
+      value: `${a.latencyMs.p99} ms at ${number(a.requestsPerSecondMean, 1)} req/s`,
+      pass:
+        a.latencyMs.p99 <= BARS.p99MsAt500 &&
+        a.requestsPerSecondMean >= SETTINGS.fixedRate.rate * 0.95 &&
+        a.non2xx === 0 &&
+        a.errors === 0,
+    },
+    {
+      bar: `time from 201 to SMS p99 ≤ ${number(BARS.timeToSmsP99Ms)} ms, burst of ${number(SETTINGS.burst.leads)} (phase C)`,
+      value: `${number(c.timeToSmsMs.p99)} ms, ${c.smsMissing} missing`,
+      pass:
+        c.timeToSmsMs.p99 !== null &&
+        c.timeToSmsMs.p99 <= BARS.timeToSmsP99Ms &&
+        c.smsMissing === 0 &&
+        c.leadsCreated === SETTINGS.burst.leads,
+    },
+  ];
+  const nothingLost =
+    sanity.answeredAndStored === sanity.answers201 &&
+    sanity.ebookRequestsRows >= sanity.answers201 &&
+    sanity.ebookRequestsRows - sanity.answers201 <= sanity.cutOffAtMost;
+
+  /* ----- print ----- */
+  const totalMemoryGiB = os.totalmem() / 2 ** 30;
+  console.log(
+    `\nLead intake benchmark · ${os.cpus().length} CPUs · ${number(totalMemoryGiB, 1)} GiB RAM · Node ${process.version}`,
+  );
+  console.log(
+    'API and worker run with LOG_LEVEL=warn: a log line per request costs CPU, so request logging is off here.',
+  );
+  console.log('Load generator, fake Twilio, API, worker, PostgreSQL and Redis share this machine.');
+  printLoadPhase('Phase A · fixed rate', a);
+  console.log(`  SMS sent by the worker during the phase: ${number(a.smsDuringPhase)}`);
+  printLoadPhase('Phase B · maximum', b);
+  console.log(
+    `  SMS sent by the worker during the phase: ${number(b.smsDuringPhase)} ` +
+      `(${number(b.smsDuringPhase / b.durationSeconds, 1)}/s); backlog drained in ${phases.drainB.seconds} s ` +
+      `(${number(phases.drainB.smsPerSecond, 1)} SMS/s, ${phases.drainB.jobsPendingAtEnd} jobs left)`,
+  );
+  printLoadPhase(`Phase D · sustainable (half of phase B: ${d.targetRate} req/s)`, d);
+  console.log(`\nPhase C · burst of ${number(c.leads)} leads (${c.concurrency} at a time)`);
+  console.log(
+    `  sent in ${c.sendSeconds} s (${number(c.requestsPerSecond, 1)} req/s) · 201: ${number(c.leadsCreated)} · ` +
+      `non-2xx ${c.non2xx} · errors ${c.errors}`,
+  );
+  console.log(`  SMS arrived ${number(c.smsReceived)} · missing ${number(c.smsMissing)}`);
+  console.log(
+    `  time from 201 to SMS ms: p50 ${number(c.timeToSmsMs.p50)} · p95 ${number(c.timeToSmsMs.p95)} · ` +
+      `p99 ${number(c.timeToSmsMs.p99)} · max ${number(c.timeToSmsMs.max)} (min ${number(c.timeToSmsMs.min)})`,
+  );
+  if ((c.timeToSmsMs.min ?? 0) < 0) {
+    console.log(
+      '  (a negative time: the fake Twilio, in this process, logged the SMS before this process got round to ' +
+        'the 201; both times come from one clock, so this is the load generator\'s own delay)',
+    );
+  }
+  console.log('\nMachine reference (bench/reference-server.mjs: express, JSON, one prepared insert, nothing else)');
+  console.log(
+    `  ${number(reference.requestsPerSecondMean, 1)} req/s · p50 ${reference.latencyMs.p50} ms · ` +
+      `p99 ${reference.latencyMs.p99} ms · lead intake at maximum = ` +
+      `${number((100 * b.leadsPerSecond) / reference.requestsPerSecondMean, 0)} % of it`,
+  );
+  console.log('\nRate-limit cost (two Redis round trips per lead: per IP and per phone)');
+  for (const run of [rateLimit.concurrent, rateLimit.sequential]) {
+    console.log(
+      `  ${number(run.consumes)} consumes, concurrency ${run.concurrency}: ${number(run.opsPerSecond)} consumes/s · ` +
+        `mean ${run.meanUsPerConsume} µs · p99 ${run.p99UsPerConsume} µs per consume` +
+        (run.countedInRedis ? '' : ' · WARNING: some were counted by the in-memory fallback, not Redis'),
+    );
+  }
+  console.log(
+    `  so each lead waits about ${number((rateLimit.sequential.meanUsPerConsume * 2) / 1000, 2)} ms on the limiter`,
+  );
+  printCpu(
+    [
+      ['A fixed rate', a.cpuCores],
+      ['B maximum', b.cpuCores],
+      ['B drain', phases.drainB.cpuCores],
+      ['D sustainable', d.cpuCores],
+      ['C burst', c.cpuCores],
+    ],
+    'load generator + fake Twilio',
+  );
+  console.log('\nSanity');
+  console.log(
+    `  201 answers ${number(sanity.answers201)} · ebook_requests rows ${number(sanity.ebookRequestsRows)} · ` +
+      `answered leads found in the database ${number(sanity.answeredAndStored)}`,
+  );
+  if (sanity.ebookRequestsRows !== sanity.answers201) {
+    console.log(
+      `  ${number(sanity.ebookRequestsRows - sanity.answers201)} more rows than 201 answers: requests still in ` +
+        `flight when autocannon ended a timed phase (at most one per connection: ${sanity.cutOffAtMost}); ` +
+        'stored, but their answers were not awaited',
+    );
+  }
+  console.log(
+    `  SMS statuses ${JSON.stringify(sanity.smsStatuses)} · fake Twilio: ${number(twilioFacts.messages)} messages, ` +
+      `${twilioFacts.duplicatePhones} duplicate phones, ${twilioFacts.refused} refused`,
+  );
+  console.log(`  api wrote ${logLines.api} log lines, worker ${logLines.worker} (warn or worse)`);
+  console.log(`  nothing lost: ${nothingLost ? 'yes' : 'NO'}`);
+
+  console.log('\nBars');
+  for (const { bar, value, pass } of bars) console.log(`  ${verdict(pass)}  ${bar}: ${value}`);
+
+  const finishedAt = new Date();
+  const results = {
+    benchmark: 'leads',
+    startedAt: startedAt.toISOString(),
+    finishedAt: finishedAt.toISOString(),
+    totalSeconds: round((finishedAt.getTime() - startedAt.getTime()) / 1000, 1),
+    machine: machineFacts(),
+    config: { settings: SETTINGS, env },
+    bars,
+    phases: {
+      fixedRate: a,
+      drainAfterFixedRate: phases.drainA,
+      maximum: b,
+      drainAfterMaximum: phases.drainB,
+      sustainable: d,
+      burst: c,
+    },
+    machineReference: reference,
+    rateLimitCost: rateLimit,
+    sanity: { ...sanity, nothingLost, fakeTwilio: twilioFacts, logLines },
+  };
+  const file = writeResults('leads', startedAt, results);
+  console.log(`\nResults: ${file} (and bench/results/leads-latest.json) · total ${results.totalSeconds} s`);
+  if (!nothingLost) throw new Error('leads answered 201 are missing from the database');
+}
+
+await runBenchmark('leads', SETTINGS.runLimitMinutes, main);

@@ -1,0 +1,71 @@
+// @ts-check
+/**
+ * `npm run build`: bundles the API, the migration runner and the worker with esbuild
+ * (our TypeScript only; npm packages stay external), renders the guide PDFs, and builds
+ * the web site when it has a build script.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { exitWith, log, ROOT } from './lib/output.mjs';
+
+/** Bundles our own workspaces (@guida/*) and leaves every npm package to node_modules. */
+const externalPackages = {
+  name: 'external-packages',
+  /** @param {import('esbuild').PluginBuild} pluginBuild */
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^[^./]/ }, (args) =>
+      args.path.startsWith('@guida/') ? undefined : { path: args.path, external: true },
+    );
+  },
+};
+
+export async function buildServer() {
+  await build({
+    absWorkingDir: ROOT,
+    entryPoints: {
+      'api/dist/server': 'api/src/server.ts',
+      'api/dist/migrate': 'api/src/db/migrate.ts',
+      'worker/dist/index': 'worker/src/index.ts',
+    },
+    outdir: '.',
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    sourcemap: true,
+    logLevel: 'warning',
+    plugins: [externalPackages],
+  });
+  log('build', 'api and worker bundled (api/dist, worker/dist)');
+}
+
+/** @param {string} command @param {string[]} args */
+function run(command, args) {
+  const result = spawnSync(command, args, { cwd: ROOT, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed`);
+}
+
+export function buildGuides() {
+  run(process.execPath, ['--import', 'tsx', 'guides/build-guides.ts', 'guides/dist']);
+  log('build', 'guide PDFs rendered (guides/dist)');
+}
+
+export function buildWeb() {
+  const web = JSON.parse(readFileSync(join(ROOT, 'web', 'package.json'), 'utf8'));
+  if (!web.scripts?.build) return;
+  run('npm', ['run', 'build', '--workspace', '@guida/web']);
+  log('build', 'web site built (web/build)');
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  try {
+    await buildServer();
+    buildGuides();
+    buildWeb();
+  } catch (error) {
+    exitWith(error);
+  }
+}

@@ -1,0 +1,29 @@
+// @ts-check
+/**
+ * Loads `.env` into process.env (variables already set win). On a fresh clone it first
+ * creates `.env` from `.env.example` with a freshly generated SESSION_SECRET, so
+ * `npm start` needs nothing by hand and no secret lives in the repository.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseEnv } from 'node:util';
+import { log, ROOT } from './output.mjs';
+
+/** @param {{ create: boolean }} options create `.env` when missing (not in production) */
+export function loadEnvFile({ create }) {
+  const envPath = join(ROOT, '.env');
+  if (!existsSync(envPath)) {
+    if (!create) return;
+    const example = readFileSync(join(ROOT, '.env.example'), 'utf8');
+    const secret = randomBytes(32).toString('base64url');
+    writeFileSync(envPath, example.replace(/^SESSION_SECRET=.*$/m, `SESSION_SECRET=${secret}`), {
+      mode: 0o600,
+    });
+    log('setup', 'created .env from .env.example with a new SESSION_SECRET');
+  }
+  const values = parseEnv(readFileSync(envPath, 'utf8'));
+  for (const [key, value] of Object.entries(values)) {
+    if (process.env[key] === undefined) process.env[key] = value;
+  }
+}

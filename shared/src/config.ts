@@ -1,0 +1,166 @@
+/**
+ * Environment schema pieces shared by api and worker. Each process composes the pieces
+ * it uses and parses `process.env` once, synchronously, at start-up; `.env.example`
+ * documents every variable.
+ */
+import { z } from 'zod';
+
+export const intEnv = (fallback: number, min: number, max: number) =>
+  z.coerce
+    .number({ error: `must be a whole number between ${min} and ${max}` })
+    .int({ error: `must be a whole number between ${min} and ${max}` })
+    .min(min, { error: `must be at least ${min}` })
+    .max(max, { error: `must be at most ${max}` })
+    .default(fallback);
+
+export const httpUrl = z
+  .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+  .transform((value) => value.replace(/\/+$/, ''));
+
+const postgresUrl = z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' });
+const redisUrl = z.url({ protocol: /^rediss?$/, error: 'must be a redis:// URL' });
+
+export const commonEnv = {
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+    .default('info'),
+  PUBLIC_BASE_URL: httpUrl.default('http://localhost:3000'),
+  DATABASE_URL: postgresUrl.default('postgres://postgres@127.0.0.1:5432/guida'),
+  REDIS_URL: redisUrl.default('redis://127.0.0.1:6379'),
+  /** Prefix of every Redis key (queues, rate limits); lets deployments or test runs share a Redis. */
+  REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[a-z0-9_-]{1,40}$/i, { error: 'letters, digits, - and _ only' })
+    .default('guida'),
+  GUIDE_LINK_TTL_DAYS: intEnv(30, 1, 365),
+};
+
+/**
+ * What the public site's build needs: the address pages are canonical at and the data
+ * controller named in the privacy notice.
+ */
+export const siteEnv = {
+  PUBLIC_BASE_URL: commonEnv.PUBLIC_BASE_URL,
+  PRIVACY_CONTROLLER_NAME: z.string().min(2).optional(),
+  PRIVACY_CONTROLLER_ADDRESS: z.string().min(5).optional(),
+  PRIVACY_CONTACT_EMAIL: z.email({ error: 'must be an email address' }).optional(),
+  PRIVACY_CONTROLLER_VAT: z.string().min(5).optional(),
+  RETENTION_MONTHS: intEnv(24, 1, 120),
+  ANALYTICS_RETENTION_MONTHS: intEnv(13, 1, 120),
+};
+
+/**
+ * A site served over https is a real deployment: its privacy notice must name the data
+ * controller. (Build tools force NODE_ENV=production, so the public URL is the signal.)
+ */
+export function requireControllerWhenPublic(
+  value: {
+    PUBLIC_BASE_URL: string;
+    PRIVACY_CONTROLLER_NAME?: string | undefined;
+    PRIVACY_CONTROLLER_ADDRESS?: string | undefined;
+    PRIVACY_CONTACT_EMAIL?: string | undefined;
+  },
+  ctx: z.RefinementCtx,
+) {
+  if (!value.PUBLIC_BASE_URL.startsWith('https://')) return;
+  for (const key of ['PRIVACY_CONTROLLER_NAME', 'PRIVACY_CONTROLLER_ADDRESS', 'PRIVACY_CONTACT_EMAIL'] as const) {
+    if (!value[key]) {
+      ctx.addIssue({ code: 'custom', path: [key], message: 'required when PUBLIC_BASE_URL is https (privacy notice)' });
+    }
+  }
+}
+
+export const twilioEnv = {
+  SMS_PROVIDER: z.enum(['outbox', 'twilio']).default('outbox'),
+  TWILIO_ACCOUNT_SID: z
+    .string()
+    .regex(/^AC[0-9a-f]{32}$/i, { error: 'must look like AC followed by 32 hex digits' })
+    .optional(),
+  TWILIO_AUTH_TOKEN: z.string().min(16, { error: 'looks too short' }).optional(),
+  /** A number in E.164 or an alphanumeric sender of at most 11 characters. */
+  TWILIO_FROM: z
+    .string()
+    .regex(/^(\+[1-9]\d{6,14}|(?=.*[A-Za-z])[A-Za-z0-9 ]{1,11})$/, {
+      error: 'must be an E.164 number or an alphanumeric sender of at most 11 characters',
+    })
+    .optional(),
+  TWILIO_MESSAGING_SERVICE_SID: z
+    .string()
+    .regex(/^MG[0-9a-f]{32}$/i, { error: 'must look like MG followed by 32 hex digits' })
+    .optional(),
+  TWILIO_API_BASE_URL: httpUrl.default('https://api.twilio.com'),
+  /** SMS handed to the provider per second, across every worker process. */
+  SMS_RATE_PER_SECOND: intEnv(10, 1, 10_000),
+};
+
+type TwilioSettings = {
+  SMS_PROVIDER: 'outbox' | 'twilio';
+  TWILIO_ACCOUNT_SID?: string | undefined;
+  TWILIO_AUTH_TOKEN?: string | undefined;
+  TWILIO_FROM?: string | undefined;
+  TWILIO_MESSAGING_SERVICE_SID?: string | undefined;
+};
+
+/** With the twilio provider, credentials and a sender are required. */
+export function requireTwilioSettings(value: TwilioSettings, ctx: z.RefinementCtx) {
+  if (value.SMS_PROVIDER !== 'twilio') return;
+  for (const key of ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN'] as const) {
+    if (!value[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'required when SMS_PROVIDER=twilio' });
+  }
+  if (!value.TWILIO_FROM && !value.TWILIO_MESSAGING_SERVICE_SID) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['TWILIO_FROM'],
+      message: 'set TWILIO_FROM or TWILIO_MESSAGING_SERVICE_SID when SMS_PROVIDER=twilio',
+    });
+  }
+}
+
+/** In production the public URL must be https (Secure cookies, HSTS, Twilio callbacks). */
+export function requireHttpsInProduction(
+  value: { NODE_ENV: string; PUBLIC_BASE_URL: string },
+  ctx: z.RefinementCtx,
+) {
+  if (value.NODE_ENV === 'production' && !value.PUBLIC_BASE_URL.startsWith('https://')) {
+    ctx.addIssue({ code: 'custom', path: ['PUBLIC_BASE_URL'], message: 'must be https:// in production' });
+  }
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Parses the environment with `schema`. Empty strings count as unset, so a blank line
+ * in `.env` falls back to the default. Throws a ConfigError naming every bad variable
+ * (never its value: it may be a secret).
+ */
+export function parseEnv<S extends z.ZodType>(
+  schema: S,
+  env: Record<string, string | undefined>,
+): z.output<S> {
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const result = schema.safeParse(present);
+  if (result.success) return result.data;
+  throw new ConfigError(
+    result.error.issues.map((issue) => `${issue.path.join('.') || '(environment)'}: ${issue.message}`),
+  );
+}
+
+/** Parses once and stops the process with a readable message when the config is wrong. */
+export function loadConfigOrExit<S extends z.ZodType>(
+  schema: S,
+  env: Record<string, string | undefined> = process.env,
+): z.output<S> {
+  try {
+    return parseEnv(schema, env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.message}\nSee .env.example for every variable and its meaning.\n`);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { defineJob } from './definition';
+
+export const CRM_EVENTS = ['lead.created', 'lead.updated', 'lead.deleted'] as const;
+export type CrmEvent = (typeof CRM_EVENTS)[number];
+
+/** Posts one crm_deliveries row to the operator's CRM webhook. */
+export const deliverToCrmJob = defineJob({
+  queue: 'crm',
+  name: 'deliver-to-crm',
+  schema: z.object({
+    deliveryId: z.number().int().positive(),
+    leadId: z.number().int().positive(),
+    event: z.enum(CRM_EVENTS),
+    /** Set when an admin asks to deliver again: a new job, not the finished one. */
+    redelivery: z.number().int().positive().optional(),
+  }),
+  // The first delivery of a lead is keyed by the lead id; later events by their row.
+  jobId: ({ leadId, deliveryId, event, redelivery }) => {
+    const base =
+      event === 'lead.created' ? `lead-${leadId}` : `lead-${leadId}-${event.replace('.', '-')}-${deliveryId}`;
+    return redelivery ? `${base}-redelivery-${redelivery}` : base;
+  },
+  // With a 60 s base the last retry comes about 8.5 h after the first failure.
+  attempts: 10,
+});

@@ -1,0 +1,16 @@
+import { z } from 'zod';
+import { defineJob } from './definition';
+
+/** Sends the personal guide link to the lead's phone. */
+export const sendGuideSmsJob = defineJob({
+  queue: 'sms',
+  name: 'send-guide-sms',
+  schema: z.object({
+    leadId: z.number().int().positive(),
+    /** Set when an admin asks to send again: a new job, not the finished one. */
+    resend: z.number().int().positive().optional(),
+  }),
+  jobId: ({ leadId, resend }) => (resend ? `lead-${leadId}-resend-${resend}` : `lead-${leadId}`),
+  // With a 2 s base: retries after about 2, 4, 8, 16 and 32 s, inside the 2-minute promise.
+  attempts: 6,
+});

@@ -1,0 +1,46 @@
+/** Business rules about a lead that web, api and worker must agree on. */
+
+export const EBOOK_TYPES = ['general', 'financial-education', 'investment-education'] as const;
+export type EbookType = (typeof EBOOK_TYPES)[number];
+
+/** Name of the hidden form field that only bots fill in. */
+export const HONEYPOT_FIELD = 'website';
+
+export const DEFAULT_EBOOK_TYPE: EbookType = 'general';
+export const DEFAULT_SOURCE = 'direct';
+
+/** Version of the privacy consent text shown next to the form checkbox. */
+export const PRIVACY_CONSENT_VERSION = '1.0';
+
+export const THANK_YOU_PATHS = {
+  italy: '/grazie-italia',
+  switzerland: '/grazie-svizzera',
+} as const;
+
+/** The older trading page: its visitors always go to /grazie-italia (spec section 4). */
+export const OLDER_PAGE_PATH = '/trading-old';
+
+/**
+ * The spec's redirect rule: a Swiss number (+41) or a Swiss page (its path
+ * contains "svizzera" or "swiss") goes to the Swiss thank-you page; the older page
+ * always to the Italian one.
+ */
+export function thankYouPathFor(telefono: string, landingPath: string | null | undefined) {
+  if (landingPath === OLDER_PAGE_PATH) return THANK_YOU_PATHS.italy;
+  const swiss = telefono.replace(/\s/g, '').startsWith('+41') || isSwissPath(landingPath);
+  return swiss ? THANK_YOU_PATHS.switzerland : THANK_YOU_PATHS.italy;
+}
+
+/** Whether a landing path belongs to the Swiss variants of the site. */
+export function isSwissPath(landingPath: string | null | undefined) {
+  const path = (landingPath ?? '').toLowerCase();
+  return path.includes('svizzera') || path.includes('swiss');
+}
+
+/** The personal download link sent by SMS (and by email when the SMS fails). */
+export const guideLinkUrl = (publicBaseUrl: string, token: string) => `${publicBaseUrl}/g/${token}`;
+
+/** Whole days a download link is still valid, at least 1 (what the SMS tells the visitor). */
+export function daysLeft(expiresAt: Date, now = Date.now()) {
+  return Math.max(1, Math.round((expiresAt.getTime() - now) / (24 * 3600 * 1000)));
+}

@@ -1,0 +1,151 @@
+/**
+ * Visitor- and admin-facing Italian texts. Strings quoted by the original site's
+ * specification are copied verbatim; the rest are ours and follow the same tone.
+ */
+
+export const validationMessages = {
+  nome: 'Il nome deve contenere almeno 2 caratteri',
+  cognome: 'Il cognome deve contenere almeno 2 caratteri',
+  email: 'Inserisci un indirizzo email valido',
+  telefono: 'Inserisci un numero di telefono valido',
+  gdprConsent: 'È necessario accettare il trattamento dei dati personali per procedere',
+  ebookType: 'Tipo di guida non valido',
+  text: 'Il testo inserito non è valido',
+  requestType: 'Tipo di richiesta non valido',
+} as const;
+
+export const formMessages = {
+  submitting: 'Invio in corso...',
+  consentRequiredTitle: 'Consenso richiesto',
+  consentRequiredText: "Devi accettare l'informativa sulla privacy per continuare",
+  errorTitle: 'Errore',
+  errorFallbackOlderPage: 'Si è verificato un errore. Riprova più tardi.',
+  errorFallbackNewerPages: 'Si è verificato un errore. Riprova.',
+  errorAnalyticsFallback: "Errore durante l'invio della richiesta",
+} as const;
+
+/** Messages of the HTTP API, returned as `{ message }`. */
+export const apiMessages = {
+  invalidRequest: 'Richiesta non valida. Controlla i dati inseriti e riprova.',
+  invalidJson: 'Richiesta non valida: il contenuto non è leggibile.',
+  unsupportedContentType: 'Formato della richiesta non supportato.',
+  payloadTooLarge: 'La richiesta è troppo grande.',
+  honeypot: 'Impossibile inviare la richiesta. Ricarica la pagina e riprova.',
+  tooManyRequests: 'Troppe richieste in poco tempo. Riprova tra qualche minuto.',
+  serviceUnavailable:
+    'Il servizio è momentaneamente non disponibile. Riprova tra qualche minuto.',
+  notFound: 'Risorsa non trovata.',
+  internalError: 'Si è verificato un errore imprevisto. Riprova più tardi.',
+  invalidSignature: 'Firma della richiesta non valida.',
+} as const;
+
+/** Pages shown for the personal guide link. */
+export const guideLinkPages = {
+  notFoundTitle: 'Link non valido',
+  notFoundText:
+    'Il link che hai aperto non è valido. Controlla di averlo copiato per intero dal messaggio che ti abbiamo inviato.',
+  expiredTitle: 'Link scaduto',
+  expiredText:
+    'Questo link per scaricare la guida è scaduto. Puoi richiederne uno nuovo compilando di nuovo il modulo: lo riceverai via SMS in pochi secondi.',
+  unavailableTitle: 'Guida momentaneamente non disponibile',
+  unavailableText:
+    'Non riusciamo a preparare la guida in questo momento. Riprova tra qualche minuto.',
+  backHome: 'Torna alla pagina iniziale',
+} as const;
+
+/** The spec titles the 404 page "Page Not Found"; its text is Italian. */
+export const notFoundPage = {
+  title: 'Page Not Found',
+  text: 'La pagina che cerchi non esiste o è stata spostata.',
+  backHome: 'Torna alla pagina iniziale',
+} as const;
+
+/** Pages shown after a plain (no-JavaScript) form post that failed. */
+export const formErrorPage = {
+  title: 'Controlla i dati inseriti',
+  intro: 'Non è stato possibile inviare la richiesta per questi motivi:',
+  back: 'Torna al modulo',
+} as const;
+
+export const guideDelivery = {
+  /** SMS with the personal link; `name` is already reduced to GSM-7 characters. */
+  smsWithName: (name: string, link: string, validDays: number) =>
+    `Ciao ${name}, ecco la tua guida gratuita: ${link} (link valido ${validDays} giorni)`,
+  smsWithoutName: (link: string, validDays: number) =>
+    `Ecco la tua guida gratuita: ${link} (link valido ${validDays} giorni)`,
+  emailSubject: 'La tua guida gratuita',
+  emailText: (name: string, link: string, validDays: number) =>
+    [
+      `Ciao ${name},`,
+      '',
+      'non siamo riusciti a consegnarti il link della guida via SMS, quindi te lo inviamo qui.',
+      '',
+      `Scarica la tua guida gratuita: ${link}`,
+      `Il link è personale e resta valido per ${validDays} giorni.`,
+      '',
+      'Hai ricevuto questa email perché hai richiesto la guida sul nostro sito.',
+      'Se non sei stato tu, ignora questo messaggio.',
+    ].join('\n'),
+} as const;
+
+/**
+ * Label of the privacy checkbox next to the guide form. Its SHA-256 is stored with every
+ * consent; change PRIVACY_CONSENT_VERSION (lead-rules.ts) whenever this text changes.
+ */
+export const privacyConsentText =
+  "Ho letto l'informativa sulla privacy e acconsento al trattamento dei miei dati personali per ricevere la guida gratuita via SMS.";
+
+export const marketingConsentText =
+  'Acconsento a ricevere comunicazioni informative e promozionali via email e SMS (facoltativo).';
+
+/** Cookie banner and settings panel (titles and labels as in the spec). */
+export const cookieTexts = {
+  bannerTitle: 'Utilizziamo i cookie per migliorare la tua esperienza',
+  bannerText:
+    'Usiamo cookie essenziali e, solo con il tuo consenso, cookie analitici, di marketing e di preferenza. La scelta vale 6 mesi e puoi cambiarla in ogni momento.',
+  privacyLink: 'Leggi la nostra Privacy Policy',
+  customize: 'Personalizza',
+  essentialsOnly: 'Solo Essenziali',
+  acceptAll: 'Accetta Tutti',
+  closeBanner: 'Chiudi: accetta solo i cookie essenziali',
+  panelTitle: 'Impostazioni Cookie',
+  panelIntro:
+    'Scegli quali cookie possiamo usare. I cookie essenziali servono al funzionamento del sito e non possono essere disattivati; gli altri restano spenti finché non li attivi.',
+  required: 'Obbligatorio',
+  save: 'Salva Preferenze',
+  closePanel: 'Chiudi le impostazioni cookie',
+  reopen: 'Preferenze cookie',
+  categories: {
+    essential: {
+      title: 'Cookie Essenziali',
+      description:
+        'Necessari per il funzionamento del sito, ad esempio per ricordare la tua scelta sui cookie e proteggere i moduli. Non possono essere disattivati.',
+    },
+    analytics: {
+      title: 'Cookie Analitici',
+      description: 'Ci aiutano a capire come i visitatori usano il sito, in forma aggregata, per migliorarlo.',
+    },
+    marketing: {
+      title: 'Cookie di Marketing',
+      description: 'Permettono di mostrarti pubblicità personalizzata in base ai tuoi interessi.',
+    },
+    preferences: {
+      title: 'Cookie di Preferenza',
+      description: 'Ricordano le tue preferenze, come le impostazioni di visualizzazione, tra una visita e l’altra.',
+    },
+  },
+} as const;
+
+/** The admin area (login, authorisation, actions). */
+export const adminMessages = {
+  invalidCredentials: 'Nome utente o password non corretti.',
+  tooManyAttempts: 'Troppi tentativi di accesso. Riprova tra qualche minuto.',
+  signedOut: 'Sessione scaduta o non valida. Accedi di nuovo.',
+  forbidden: 'Accesso negato: il tuo account non è amministratore.',
+  csrf: 'Richiesta non valida: ricarica la pagina e riprova.',
+  leadNotFound: 'Lead non trovato.',
+  smsRequeued: 'SMS rimesso in coda: partirà a breve.',
+  crmRequeued: 'Invio al CRM rimesso in coda.',
+  jobRetried: 'Job rimesso in coda.',
+  jobNotFound: 'Job non trovato o non in errore.',
+} as const;

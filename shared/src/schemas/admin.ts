@@ -1,0 +1,223 @@
+import { z } from 'zod';
+import { EBOOK_TYPES } from '../lead-rules';
+import { SMS_STATUSES } from '../delivery-status';
+
+/**
+ * The admin API's requests and answers (api/src/admin, web admin pages). Dates travel as
+ * ISO strings; every list is paginated on the server.
+ */
+
+export const adminLoginSchema = z.object({
+  username: z.string().trim().min(1, { error: 'Inserisci il nome utente' }).max(100),
+  password: z.string().min(1, { error: 'Inserisci la password' }).max(200),
+});
+
+export const adminSessionSchema = z.object({
+  user: z.object({ id: z.number(), username: z.string(), isAdmin: z.boolean() }),
+  /** Send it back in the X-CSRF-Token header of every state-changing request. */
+  csrfToken: z.string(),
+  expiresAt: z.string(),
+});
+export type AdminSession = z.infer<typeof adminSessionSchema>;
+
+const optionalText = z
+  .string()
+  .trim()
+  .max(200)
+  .optional()
+  .transform((value) => value || undefined);
+const isoDay = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'Data non valida (AAAA-MM-GG)' })
+  .optional();
+
+/** Filters of the leads table and of its CSV export (query string). */
+export const leadFiltersSchema = z.object({
+  q: optionalText,
+  from: isoDay,
+  to: isoDay,
+  landingPath: optionalText,
+  source: optionalText,
+  utmSource: optionalText,
+  utmMedium: optionalText,
+  utmCampaign: optionalText,
+  ebookType: z.enum(EBOOK_TYPES).optional(),
+  country: z.enum(['IT', 'CH']).optional(),
+  smsStatus: z.enum(SMS_STATUSES).optional(),
+});
+export type LeadFilters = z.output<typeof leadFiltersSchema>;
+
+export const leadListQuerySchema = leadFiltersSchema.extend({
+  page: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(200).default(25),
+});
+
+export const leadSummarySchema = z.object({
+  id: z.number(),
+  createdAt: z.string(),
+  nome: z.string(),
+  cognome: z.string(),
+  email: z.string(),
+  telefono: z.string(),
+  country: z.string().nullable(),
+  ebookType: z.string(),
+  source: z.string(),
+  landingPath: z.string().nullable(),
+  utmSource: z.string().nullable(),
+  utmMedium: z.string().nullable(),
+  utmCampaign: z.string().nullable(),
+  smsStatus: z.string().nullable(),
+  crmStatus: z.string().nullable(),
+});
+export type LeadSummary = z.infer<typeof leadSummarySchema>;
+
+export const leadListSchema = z.object({
+  total: z.number(),
+  page: z.number(),
+  pageSize: z.number(),
+  items: z.array(leadSummarySchema),
+});
+export type LeadList = z.infer<typeof leadListSchema>;
+
+export const leadDetailSchema = z.object({
+  lead: leadSummarySchema.extend({
+    gdprConsent: z.boolean(),
+    marketingConsent: z.boolean(),
+    consentVersion: z.string(),
+    consentTimestamp: z.string().nullable(),
+    ipAddress: z.string().nullable(),
+    userAgent: z.string().nullable(),
+  }),
+  sms: z
+    .object({
+      status: z.string(),
+      provider: z.string().nullable(),
+      providerMessageId: z.string().nullable(),
+      attempts: z.number(),
+      errorCode: z.string().nullable(),
+      errorMessage: z.string().nullable(),
+      sentAt: z.string().nullable(),
+      deliveredAt: z.string().nullable(),
+      timeline: z.array(
+        z.object({
+          status: z.string(),
+          at: z.string(),
+          providerStatus: z.string().nullable(),
+          errorCode: z.string().nullable(),
+          errorMessage: z.string().nullable(),
+        }),
+      ),
+    })
+    .nullable(),
+  crm: z.array(
+    z.object({
+      id: z.number(),
+      event: z.string(),
+      status: z.string(),
+      attempts: z.number(),
+      responseStatus: z.number().nullable(),
+      lastError: z.string().nullable(),
+      createdAt: z.string(),
+      deliveredAt: z.string().nullable(),
+    }),
+  ),
+  emails: z.array(z.object({ kind: z.string(), status: z.string(), attempts: z.number(), sentAt: z.string().nullable() })),
+  download: z
+    .object({ expiresAt: z.string(), downloadCount: z.number(), firstDownloadedAt: z.string().nullable() })
+    .nullable(),
+});
+export type LeadDetail = z.infer<typeof leadDetailSchema>;
+
+export const queueStatsSchema = z.object({
+  queues: z.array(
+    z.object({
+      name: z.string(),
+      waiting: z.number(),
+      active: z.number(),
+      delayed: z.number(),
+      failed: z.number(),
+      completed: z.number(),
+      /** Seconds the oldest waiting job has waited, null when none waits. */
+      oldestWaitingSeconds: z.number().nullable(),
+    }),
+  ),
+  analytics: z.object({
+    /** Entries waiting in the stream (each one request's events). */
+    length: z.number(),
+    pending: z.number(),
+    lag: z.number().nullable(),
+  }),
+  sms: z.object({
+    ratePerSecond: z.number(),
+    /** Seconds to send what waits at the configured rate. */
+    projectedDrainSeconds: z.number(),
+    /** The 2-minute promise is at risk. */
+    promiseAtRisk: z.boolean(),
+  }),
+});
+export type QueueStats = z.infer<typeof queueStatsSchema>;
+
+export const failedJobsSchema = z.object({
+  jobs: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      failedReason: z.string().nullable(),
+      attemptsMade: z.number(),
+      failedAt: z.string().nullable(),
+      data: z.record(z.string(), z.unknown()),
+    }),
+  ),
+});
+export type FailedJobs = z.infer<typeof failedJobsSchema>;
+
+export const dateRangeQuerySchema = z.object({
+  from: isoDay,
+  to: isoDay,
+  landingPath: optionalText,
+  utmSource: optionalText,
+});
+
+export const funnelReportSchema = z.object({
+  days: z.array(
+    z.object({
+      day: z.string(),
+      landingPath: z.string(),
+      utmSource: z.string(),
+      landing: z.number(),
+      formView: z.number(),
+      formStart: z.number(),
+      formSubmit: z.number(),
+      success: z.number(),
+    }),
+  ),
+  timeOnPage: z.array(z.object({ path: z.string(), exits: z.number(), medianSeconds: z.number(), averageSeconds: z.number() })),
+  abandonment: z.array(z.object({ path: z.string(), fieldName: z.string(), sessions: z.number() })),
+  timeToSms: z.array(z.object({ day: z.string(), sent: z.number(), p50Seconds: z.number(), p95Seconds: z.number() })),
+});
+export type FunnelReport = z.infer<typeof funnelReportSchema>;
+
+export const consentReportSchema = z.object({
+  /** Visitors whose latest choice falls in the range. */
+  choices: z.number(),
+  analytics: z.number(),
+  marketing: z.number(),
+  preferences: z.number(),
+});
+export type ConsentReport = z.infer<typeof consentReportSchema>;
+
+export const dataRequestListSchema = z.object({
+  items: z.array(
+    z.object({
+      id: z.number(),
+      email: z.string(),
+      requestType: z.string(),
+      status: z.string(),
+      submittedAt: z.string(),
+      processedAt: z.string().nullable(),
+      processedBy: z.string().nullable(),
+      notes: z.string().nullable(),
+    }),
+  ),
+});
+export type DataRequestList = z.infer<typeof dataRequestListSchema>;

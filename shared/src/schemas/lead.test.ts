@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { formMessages, validationMessages } from '../messages';
+import { ebookRequestSchema, leadFormSchema } from './lead';
+
+const valid = {
+  nome: 'Mario',
+  cognome: 'Rossi',
+  email: 'mario@example.it',
+  telefono: '+39 347 123 4567',
+  gdprConsent: true,
+};
+
+const fieldErrors = (schema: z.ZodType, input: unknown) => {
+  const result = schema.safeParse(input);
+  return result.success ? {} : z.flattenError(result.error).fieldErrors;
+};
+
+describe('the Italian texts of the spec', () => {
+  it('are copied exactly', () => {
+    expect(validationMessages).toMatchObject({
+      nome: 'Il nome deve contenere almeno 2 caratteri',
+      cognome: 'Il cognome deve contenere almeno 2 caratteri',
+      email: 'Inserisci un indirizzo email valido',
+      telefono: 'Inserisci un numero di telefono valido',
+      gdprConsent: 'È necessario accettare il trattamento dei dati personali per procedere',
+    });
+    expect(formMessages).toMatchObject({
+      submitting: 'Invio in corso...',
+      consentRequiredTitle: 'Consenso richiesto',
+      consentRequiredText: "Devi accettare l'informativa sulla privacy per continuare",
+      errorTitle: 'Errore',
+      errorFallbackOlderPage: 'Si è verificato un errore. Riprova più tardi.',
+      errorFallbackNewerPages: 'Si è verificato un errore. Riprova.',
+      errorAnalyticsFallback: "Errore durante l'invio della richiesta",
+    });
+  });
+});
+
+describe('lead form schema', () => {
+  it('accepts a valid request', () => {
+    expect(leadFormSchema.safeParse(valid).success).toBe(true);
+  });
+
+  it.each([
+    ['nome', { nome: 'M' }],
+    ['nome', { nome: '  M  ' }],
+    ['cognome', { cognome: '' }],
+    ['email', { email: 'mario.example.it' }],
+    ['telefono', { telefono: '1234567' }],
+    ['telefono', { telefono: '02 1234 5678' }],
+    ['gdprConsent', { gdprConsent: false }],
+  ])('puts the spec message under %s', (field, change) => {
+    const errors = fieldErrors(leadFormSchema, { ...valid, ...change }) as Record<string, string[]>;
+    expect(errors[field]).toEqual([validationMessages[field as keyof typeof validationMessages]]);
+  });
+
+  it('gives every field its message when the body is empty', () => {
+    expect(fieldErrors(leadFormSchema, {})).toEqual({
+      nome: [validationMessages.nome],
+      cognome: [validationMessages.cognome],
+      email: [validationMessages.email],
+      telefono: [validationMessages.telefono],
+      gdprConsent: [validationMessages.gdprConsent],
+    });
+  });
+});
+
+describe('ebook request schema', () => {
+  it('normalises: E.164 phone with its country, lower-case email, defaults, null tags', () => {
+    expect(
+      ebookRequestSchema.parse({ ...valid, email: ' Mario@Example.IT ', utmSource: ' ', utmMedium: 'cpc' }),
+    ).toEqual({
+      nome: 'Mario',
+      cognome: 'Rossi',
+      email: 'mario@example.it',
+      telefono: '+393471234567',
+      country: 'IT',
+      gdprConsent: true,
+      marketingConsent: false,
+      ebookType: 'general',
+      source: 'direct',
+      utmSource: null,
+      utmMedium: 'cpc',
+      utmCampaign: null,
+      landingPath: null,
+    });
+  });
+
+  it('keeps only paths as landing paths', () => {
+    expect(ebookRequestSchema.parse({ ...valid, landingPath: '/oro-svizzera' }).landingPath).toBe('/oro-svizzera');
+    expect(ebookRequestSchema.parse({ ...valid, landingPath: 'https://evil.example' }).landingPath).toBeNull();
+  });
+
+  it('refuses unknown guide types and overlong texts', () => {
+    expect(fieldErrors(ebookRequestSchema, { ...valid, ebookType: 'x' })).toEqual({
+      ebookType: [validationMessages.ebookType],
+    });
+    expect(fieldErrors(ebookRequestSchema, { ...valid, utmCampaign: 'x'.repeat(201) })).toEqual({
+      utmCampaign: [validationMessages.text],
+    });
+  });
+});

@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { DEFAULT_EBOOK_TYPE, DEFAULT_SOURCE, EBOOK_TYPES } from '../lead-rules';
+import { validationMessages as m } from '../messages';
+import { parseMobileNumber } from '../phone/mobile-number';
+
+const personName = (message: string) =>
+  z
+    .string({ error: message })
+    .trim()
+    .min(2, { error: message })
+    .max(80, { error: m.text });
+
+export const emailField = z
+  .string({ error: m.email })
+  .trim()
+  .toLowerCase()
+  .max(254, { error: m.email })
+  .pipe(z.email({ error: m.email }));
+
+const telefonoText = z
+  .string({ error: m.telefono })
+  .trim()
+  .min(8, { error: m.telefono })
+  .max(32, { error: m.telefono });
+
+/** Mobile number as typed, parsed to E.164; only Italian and Swiss mobiles pass. */
+export const telefonoField = telefonoText.transform((value, ctx) => {
+  const mobile = parseMobileNumber(value);
+  if (!mobile) {
+    ctx.addIssue({ code: 'custom', message: m.telefono });
+    return z.NEVER;
+  }
+  return mobile;
+});
+
+/** The fields the visitor fills in, with the spec's messages; used by the form. */
+export const leadFormSchema = z.object({
+  nome: personName(m.nome),
+  cognome: personName(m.cognome),
+  email: emailField,
+  telefono: telefonoField,
+  gdprConsent: z.literal(true, { error: m.gdprConsent }),
+  marketingConsent: z.boolean().optional(),
+});
+export type LeadFormValues = z.input<typeof leadFormSchema>;
+
+const optionalTag = z
+  .string({ error: m.text })
+  .trim()
+  .max(200, { error: m.text })
+  .nullish()
+  .transform((value) => value || null);
+
+/** A guide request as the API accepts it: form fields plus page and campaign data. */
+export const ebookRequestSchema = leadFormSchema
+  .extend({
+    ebookType: z.enum(EBOOK_TYPES, { error: m.ebookType }).default(DEFAULT_EBOOK_TYPE),
+    source: z
+      .string({ error: m.text })
+      .trim()
+      .max(100, { error: m.text })
+      .nullish()
+      .transform((value) => value || DEFAULT_SOURCE),
+    utmSource: optionalTag,
+    utmMedium: optionalTag,
+    utmCampaign: optionalTag,
+    /** Path of the page the form was sent from, e.g. /trading-svizzera. */
+    landingPath: z
+      .string({ error: m.text })
+      .trim()
+      .max(300, { error: m.text })
+      .nullish()
+      .transform((value) => (value && value.startsWith('/') ? value : null)),
+  })
+  .transform(({ telefono, marketingConsent, ...rest }) => ({
+    ...rest,
+    telefono: telefono.e164,
+    country: telefono.country,
+    marketingConsent: marketingConsent ?? false,
+  }));
+export type EbookRequestInput = z.input<typeof ebookRequestSchema>;
+export type EbookRequest = z.output<typeof ebookRequestSchema>;
+
+/** 201 answer of POST /api/ebook-request. */
+export const ebookRequestCreatedSchema = z.object({
+  id: z.number().int().positive(),
+  redirectTo: z.string(),
+});
+export type EbookRequestCreated = z.infer<typeof ebookRequestCreatedSchema>;
+
+/** Error answer shared by every API route. */
+export const apiErrorSchema = z.object({
+  message: z.string(),
+  errors: z.record(z.string(), z.string()).optional(),
+});
+export type ApiError = z.infer<typeof apiErrorSchema>;

@@ -1,0 +1,88 @@
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { z } from 'zod';
+import {
+  JOB_RETENTION,
+  QUEUE_NAMES,
+  RETRY_BACKOFF_TYPE,
+  type JobDefinition,
+  type QueueName,
+} from '../jobs/definition';
+import type { Logger } from './logger';
+import { withTimeout } from './with-timeout';
+
+export interface JobQueuesOptions {
+  connection: Redis;
+  prefix: string;
+  logger: Logger;
+  /** An add that takes longer is abandoned (the sweeper adds it later). */
+  addTimeoutMs?: number;
+  /**
+   * Refuse at once while Redis is disconnected instead of waiting for the timeout: for
+   * the API, where a visitor is waiting.
+   */
+  failFast?: boolean;
+}
+
+export type JobQueues = ReturnType<typeof createJobQueues>;
+
+/** Producer side of every queue, shared by the API and the worker. */
+export function createJobQueues({
+  connection,
+  prefix,
+  logger,
+  addTimeoutMs = 2000,
+  failFast = false,
+}: JobQueuesOptions) {
+  const queues = Object.fromEntries(
+    QUEUE_NAMES.map((name) => {
+      const queue = new Queue(name, { connection, prefix });
+      queue.on('error', (error) => logger.warn({ queue: name, err: error.message }, 'queue connection error'));
+      return [name, queue];
+    }),
+  ) as Record<QueueName, Queue>;
+
+  function ensureConnected() {
+    if (failFast && connection.status !== 'ready') {
+      throw new Error(`Redis is not connected (${connection.status})`);
+    }
+  }
+
+  function jobOptions<S extends z.ZodType>(definition: JobDefinition<S>, data: z.output<S>) {
+    return {
+      jobId: definition.jobId(data),
+      attempts: definition.attempts,
+      backoff: { type: RETRY_BACKOFF_TYPE },
+      ...JOB_RETENTION,
+    };
+  }
+
+  return {
+    queue: (name: QueueName) => queues[name],
+
+    /** Validates the payload and adds the job; a job with the same id is left as it is. */
+    async enqueue<S extends z.ZodType>(definition: JobDefinition<S>, input: z.input<S>) {
+      const data = definition.schema.parse(input);
+      ensureConnected();
+      await withTimeout(
+        queues[definition.queue].add(definition.name, data, jobOptions(definition, data)),
+        addTimeoutMs,
+        'Redis',
+      );
+    },
+
+    async enqueueMany<S extends z.ZodType>(definition: JobDefinition<S>, inputs: z.input<S>[]) {
+      if (inputs.length === 0) return;
+      ensureConnected();
+      const jobs = inputs.map((input) => {
+        const data = definition.schema.parse(input);
+        return { name: definition.name, data, opts: jobOptions(definition, data) };
+      });
+      await withTimeout(queues[definition.queue].addBulk(jobs), addTimeoutMs * 5, 'Redis');
+    },
+
+    async close() {
+      await Promise.all(Object.values(queues).map((queue) => queue.close()));
+    },
+  };
+}

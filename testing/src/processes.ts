@@ -1,0 +1,70 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { waitFor } from './wait-for';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface RunningProcess {
+  child: ChildProcess;
+  /** Everything the process wrote to stdout and stderr. */
+  output(): string;
+  /** Sends `signal` (SIGKILL after 20 s) and resolves with the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+  exited: Promise<number | null>;
+}
+
+/** Runs a bundled entry point (api/dist/server.js, worker/dist/index.js) as its own process. */
+export function runBundled(entry: string, env: Record<string, string>): RunningProcess {
+  const child = spawn(process.execPath, ['--enable-source-maps', entry], {
+    cwd: ROOT,
+    // Only what the test gives: no developer .env, no inherited secrets.
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return {
+    child,
+    output: () => output,
+    exited,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+      try {
+        return await exited;
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  };
+}
+
+export async function startApi(env: Record<string, string>) {
+  const api = runBundled('api/dist/server.js', env);
+  await waitFor(
+    async () => {
+      if (api.child.exitCode !== null) throw new Error(`api exited early:\n${api.output()}`);
+      try {
+        return (await fetch(`http://127.0.0.1:${env.PORT}/readyz`)).ok;
+      } catch {
+        return false;
+      }
+    },
+    { what: 'the api to be ready', timeoutMs: 20_000 },
+  );
+  return api;
+}
+
+export async function startWorker(env: Record<string, string>) {
+  const worker = runBundled('worker/dist/index.js', env);
+  await waitFor(
+    () => {
+      if (worker.child.exitCode !== null) throw new Error(`worker exited early:\n${worker.output()}`);
+      return worker.output().includes('worker started');
+    },
+    { what: 'the worker to start', timeoutMs: 20_000 },
+  );
+  return worker;
+}

@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['{shared,migrations,api,worker,guides,scripts,testing,tests,web}/**/*.test.{ts,tsx}'],
+    exclude: ['**/node_modules/**', 'web/build/**'],
+    globalSetup: ['testing/src/global-setup.ts'],
+    setupFiles: ['testing/src/console-guard.ts'],
+    pool: 'forks',
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});

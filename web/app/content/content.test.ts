@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { CITY_PATHS, TOPIC_PATHS } from '../page-paths';
+import { cityPages } from './cities';
+import { gdprPage } from './gdpr';
+import { financeLanding, investmentLanding, olderLanding } from './landings';
+import { privacyPolicy } from './privacy';
+import { thankYouItaly, thankYouNeutral, thankYouSwitzerland, welcomePage } from './thank-you';
+import { topicPages } from './topics';
+import type { PageMeta } from './types';
+
+const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
+const privacy = privacyPolicy(
+  { name: 'Esempio S.r.l.', address: 'Via Roma 1, 20100 Milano', email: 'privacy@example.it' },
+  { leadMonths: 24, analyticsMonths: 13 },
+);
+const pages: [string, PageMeta][] = [
+  ...topicPages.map((page) => [page.path, page] as [string, PageMeta]),
+  ...cityPages.map((page) => [page.path, page] as [string, PageMeta]),
+  ['finance landing', financeLanding],
+  ['investment landing', investmentLanding],
+  ['older landing', olderLanding],
+  ['thank you IT', thankYouItaly],
+  ['thank you CH', thankYouSwitzerland],
+  ['thank you', thankYouNeutral],
+  ['welcome', welcomePage],
+  ['privacy', privacy.meta],
+  ['gdpr', gdprPage.meta],
+];
+
+describe('page content', () => {
+  it('covers exactly the topic and city paths of the spec', () => {
+    expect(topicPages.map((page) => page.path).sort()).toEqual([...TOPIC_PATHS].sort());
+    expect(cityPages.map((page) => page.path).sort()).toEqual([...CITY_PATHS].sort());
+  });
+
+  it.each(pages)('%s has a title of at most 60 and a description of 120–155 characters', (_name, meta) => {
+    expect(meta.title.length).toBeLessThanOrEqual(60);
+    expect(meta.description.length).toBeGreaterThanOrEqual(120);
+    expect(meta.description.length).toBeLessThanOrEqual(155);
+  });
+
+  it('gives every topic a real article, its Swiss variants speaking of Switzerland', () => {
+    for (const topic of topicPages) {
+      const body = topic.sections.flatMap((section) => [...section.paragraphs, ...(section.bullets ?? [])]).join(' ');
+      expect(words(body), topic.path).toBeGreaterThan(500);
+      expect(topic.sections.length, topic.path).toBeGreaterThanOrEqual(4);
+      expect(topic.country, topic.path).toBe(topic.path.includes('svizzera') ? 'CH' : 'IT');
+      if (topic.country === 'CH') expect(JSON.stringify(topic), topic.path).toMatch(/CHF|FINMA/);
+      for (const related of topic.related) expect(TOPIC_PATHS, `${topic.path} → ${related}`).toContain(related);
+    }
+  });
+
+  it('never promises gains', () => {
+    const everything = JSON.stringify([topicPages, cityPages, financeLanding, investmentLanding, olderLanding, welcomePage]);
+    expect(everything).not.toMatch(/guadagno (garantito|sicuro)|guadagni garantiti|rendimento garantito|soldi facili/i);
+  });
+
+  it('names the controller and the retention periods in the privacy notice', () => {
+    const text = JSON.stringify(privacy.sections);
+    expect(text).toContain('Esempio S.r.l.');
+    expect(text).toContain('privacy@example.it');
+    expect(text).toMatch(/24 mesi/);
+    expect(text).toMatch(/13 mesi/);
+    expect(text).toMatch(/Garante/);
+    expect(text).toMatch(/Twilio/);
+  });
+});

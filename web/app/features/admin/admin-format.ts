@@ -1,0 +1,125 @@
+import type { DeliveryStatus, SmsStatus } from '@guida/shared/delivery-status';
+import type { EbookType } from '@guida/shared/lead-rules';
+
+/** Italian formats and labels of the admin pages (dates in the company's time zone). */
+
+const LOCALE = 'it-IT';
+const TIME_ZONE = 'Europe/Rome';
+
+const dateTimeFormat = new Intl.DateTimeFormat(LOCALE, { dateStyle: 'short', timeStyle: 'medium', timeZone: TIME_ZONE });
+const clockFormat = new Intl.DateTimeFormat(LOCALE, {
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  timeZone: TIME_ZONE,
+});
+// Report days are calendar days already, so no time zone shift may apply to them.
+const dayFormat = new Intl.DateTimeFormat(LOCALE, { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'UTC' });
+const integerFormat = new Intl.NumberFormat(LOCALE);
+const decimalFormat = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 1 });
+const percentFormat = new Intl.NumberFormat(LOCALE, {
+  style: 'percent',
+  minimumFractionDigits: 1,
+  maximumFractionDigits: 1,
+});
+
+export const EMPTY_VALUE = '—';
+
+export function formatDateTime(iso: string | null) {
+  return iso ? dateTimeFormat.format(new Date(iso)) : EMPTY_VALUE;
+}
+
+/** HH:MM:SS of a timestamp in milliseconds. */
+export function formatClock(timestamp: number) {
+  return clockFormat.format(timestamp);
+}
+
+/** A YYYY-MM-DD day as DD/MM/YYYY. */
+export function formatDay(day: string) {
+  const [year, month, date] = day.split('-').map(Number);
+  if (year === undefined || month === undefined || date === undefined) return day;
+  return dayFormat.format(Date.UTC(year, month - 1, date));
+}
+
+export function formatNumber(value: number) {
+  return integerFormat.format(value);
+}
+
+export function formatDecimal(value: number) {
+  return decimalFormat.format(value);
+}
+
+/** `part` as a percentage of `whole`, one decimal; a dash when there is no whole. */
+export function formatPercent(part: number, whole: number) {
+  return whole > 0 ? percentFormat.format(part / whole) : EMPTY_VALUE;
+}
+
+export function formatSeconds(seconds: number) {
+  return `${decimalFormat.format(seconds)} s`;
+}
+
+/** A duration as "1 h 5 min", "2 min 30 s" or "45 s". */
+export function formatDuration(seconds: number) {
+  const total = Math.max(0, Math.round(seconds));
+  const hours = Math.floor(total / 3600);
+  const minutes = Math.floor((total % 3600) / 60);
+  const rest = total % 60;
+  if (hours > 0) return minutes > 0 ? `${hours} h ${minutes} min` : `${hours} h`;
+  if (minutes > 0) return rest > 0 ? `${minutes} min ${rest} s` : `${minutes} min`;
+  return `${rest} s`;
+}
+
+/** Falls back to the raw value, so a status added on the server still shows. */
+const labelOf = (labels: Record<string, string>, value: string | null) =>
+  value === null ? EMPTY_VALUE : (labels[value] ?? value);
+
+const STATUS_LABELS: Record<SmsStatus | DeliveryStatus, string> = {
+  pending: 'In attesa',
+  retrying: 'Nuovo tentativo',
+  sent: 'Inviato',
+  delivered: 'Consegnato',
+  undelivered: 'Non consegnato',
+  failed: 'Fallito',
+  skipped: 'Saltato',
+};
+export const statusLabel = (status: string | null) => labelOf(STATUS_LABELS, status);
+
+export type StatusTone = 'success' | 'danger' | 'neutral';
+const STATUS_TONES: Partial<Record<SmsStatus | DeliveryStatus, StatusTone>> = {
+  sent: 'success',
+  delivered: 'success',
+  undelivered: 'danger',
+  failed: 'danger',
+};
+export const statusTone = (status: string | null): StatusTone =>
+  (status === null ? undefined : (STATUS_TONES as Record<string, StatusTone>)[status]) ?? 'neutral';
+
+export const GUIDE_LABELS: Record<EbookType, string> = {
+  general: 'Guida generale',
+  'financial-education': 'Educazione finanziaria',
+  'investment-education': 'Educazione agli investimenti',
+};
+export const guideLabel = (ebookType: string) => labelOf(GUIDE_LABELS, ebookType);
+
+export const COUNTRY_LABELS = { IT: 'Italia', CH: 'Svizzera' } as const;
+export const countryLabel = (country: string | null) => labelOf(COUNTRY_LABELS, country);
+
+const QUEUE_LABELS: Record<string, string> = { sms: 'SMS', crm: 'CRM', email: 'Email', maintenance: 'Manutenzione' };
+export const queueLabel = (name: string) => labelOf(QUEUE_LABELS, name);
+
+const DATA_REQUEST_TYPE_LABELS: Record<string, string> = {
+  access: 'Accesso',
+  deletion: 'Cancellazione',
+  portability: 'Portabilità',
+  rectification: 'Rettifica',
+};
+export const dataRequestTypeLabel = (type: string) => labelOf(DATA_REQUEST_TYPE_LABELS, type);
+
+const DATA_REQUEST_STATUS_LABELS: Record<string, string> = {
+  pending: 'Da gestire',
+  completed: 'Completata',
+  rejected: 'Respinta',
+};
+export const dataRequestStatusLabel = (status: string) => labelOf(DATA_REQUEST_STATUS_LABELS, status);
+
+export const yesNo = (value: boolean) => (value ? 'Sì' : 'No');

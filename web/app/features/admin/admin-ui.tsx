@@ -1,0 +1,240 @@
+import { useId, type ReactNode } from 'react';
+import { useSearchParams } from 'react-router';
+import { Spinner } from '../../components/ui/spinner';
+import { errorMessage } from './admin-api';
+import { statusLabel, statusTone, type StatusTone } from './admin-format';
+
+/** Building blocks shared by the dashboard tabs. */
+
+export const FOCUS_RING = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-700';
+const INPUT_CLASS =
+  'w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-sm text-slate-900 focus:border-emerald-700 focus:outline-none focus:ring-2 focus:ring-emerald-700/40';
+export const CARD_CLASS = 'rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200';
+
+/**
+ * Named search parameters of the page URL (with a prefix, so tabs sharing names such as
+ * `from` do not collide), read as text and written by merging: an empty value removes it.
+ */
+export function useUrlValues<K extends string>(names: readonly K[], prefix = '') {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const values = Object.fromEntries(names.map((name) => [name, searchParams.get(prefix + name) ?? ''])) as Record<K, string>;
+  const update = (changes: Partial<Record<K, string>>) =>
+    setSearchParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        for (const [name, value] of Object.entries(changes) as [K, string | undefined][]) {
+          if (value) next.set(prefix + name, value);
+          else next.delete(prefix + name);
+        }
+        return next;
+      },
+      { preventScrollReset: true },
+    );
+  return [values, update] as const;
+}
+
+/** The text values of a submitted form, by name (unset ones empty). */
+function formValues<K extends string>(form: HTMLFormElement, names: readonly K[]) {
+  const data = new FormData(form);
+  return Object.fromEntries(names.map((name) => [name, String(data.get(name) ?? '').trim()])) as Record<K, string>;
+}
+
+export function Loading({ label = 'Caricamento in corso' }: { label?: string }) {
+  return (
+    <div className="flex justify-center py-12">
+      <Spinner label={label} />
+    </div>
+  );
+}
+
+export function ErrorNotice({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
+  return (
+    <div role="alert" className="flex flex-wrap items-center gap-3 rounded-md bg-red-50 p-3 text-sm font-medium text-red-800">
+      <span>{errorMessage(error)}</span>
+      {onRetry ? (
+        <button type="button" className="btn-secondary" onClick={onRetry}>
+          Riprova
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+const TONE_CLASSES: Record<StatusTone, string> = {
+  success: 'bg-emerald-100 text-emerald-900',
+  danger: 'bg-red-100 text-red-900',
+  neutral: 'bg-slate-100 text-slate-800',
+};
+
+export function StatusBadge({ status }: { status: string | null }) {
+  return (
+    <span className={`inline-block whitespace-nowrap rounded px-2 py-0.5 text-xs font-semibold ${TONE_CLASSES[statusTone(status)]}`}>
+      {statusLabel(status)}
+    </span>
+  );
+}
+
+interface FilterFieldProps {
+  name: string;
+  label: string;
+  defaultValue: string;
+}
+
+export function TextFilter({ name, label, defaultValue, type = 'text' }: FilterFieldProps & { type?: 'text' | 'date' | 'search' }) {
+  const id = useId();
+  return (
+    <div>
+      <label htmlFor={id} className="mb-1 block text-sm font-medium text-slate-800">
+        {label}
+      </label>
+      <input id={id} name={name} type={type} defaultValue={defaultValue} className={INPUT_CLASS} />
+    </div>
+  );
+}
+
+export function SelectFilter({
+  name,
+  label,
+  defaultValue,
+  options,
+}: FilterFieldProps & { options: readonly { value: string; label: string }[] }) {
+  const id = useId();
+  return (
+    <div>
+      <label htmlFor={id} className="mb-1 block text-sm font-medium text-slate-800">
+        {label}
+      </label>
+      <select id={id} name={name} defaultValue={defaultValue} className={INPUT_CLASS}>
+        <option value="">Tutti</option>
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+interface Column {
+  label: string;
+  numeric?: boolean;
+}
+
+/** A read-only table: the first cell of each row is its header. */
+export function DataTable({
+  caption,
+  columns,
+  rows,
+  empty,
+}: {
+  caption: string;
+  columns: readonly Column[];
+  rows: readonly { key: string | number; cells: readonly ReactNode[] }[];
+  empty: string;
+}) {
+  if (rows.length === 0) return <p className="text-sm text-slate-700">{empty}</p>;
+  const align = (index: number) => (columns[index]?.numeric ? 'text-right tabular-nums' : 'text-left');
+  return (
+    <ScrollRegion label={caption}>
+      <table className="min-w-full divide-y divide-slate-200 text-sm">
+        <caption className="sr-only">{caption}</caption>
+        <thead className="bg-slate-100">
+          <tr>
+            {columns.map((column, index) => (
+              <th key={column.label} scope="col" className={`px-3 py-2 font-semibold text-slate-900 ${align(index)}`}>
+                {column.label}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-200">
+          {rows.map((row) => (
+            <tr key={row.key}>
+              {row.cells.map((cell, index) =>
+                index === 0 ? (
+                  <th key={index} scope="row" className={`px-3 py-2 font-medium text-slate-900 ${align(index)}`}>
+                    {cell}
+                  </th>
+                ) : (
+                  <td key={index} className={`px-3 py-2 text-slate-800 ${align(index)}`}>
+                    {cell}
+                  </td>
+                ),
+              )}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </ScrollRegion>
+  );
+}
+
+/** A horizontally scrollable box that keyboards can focus, so they can scroll it too. */
+export function ScrollRegion({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div role="region" aria-label={label} tabIndex={0} className={`overflow-x-auto rounded ${FOCUS_RING}`}>
+      {children}
+    </div>
+  );
+}
+
+/** A titled section of a tab. */
+export function Section({ title, children, actions }: { title: string; children: ReactNode; actions?: ReactNode }) {
+  const id = useId();
+  return (
+    <section aria-labelledby={id} className={CARD_CLASS}>
+      <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
+        <h2 id={id} className="text-lg font-semibold text-slate-900">
+          {title}
+        </h2>
+        {actions}
+      </div>
+      {children}
+    </section>
+  );
+}
+
+/**
+ * A filter form of uncontrolled fields: applying hands over every named value; it is
+ * rebuilt whenever the applied values change (back button, "Azzera filtri").
+ */
+export function FilterForm<K extends string>({
+  label,
+  names,
+  values,
+  onApply,
+  children,
+}: {
+  label: string;
+  names: readonly K[];
+  values: Record<K, string>;
+  onApply: (values: Record<K, string>) => void;
+  children: ReactNode;
+}) {
+  return (
+    <form
+      key={names.map((name) => values[name]).join('\n')}
+      aria-label={label}
+      className={CARD_CLASS}
+      onSubmit={(event) => {
+        event.preventDefault();
+        onApply(formValues(event.currentTarget, names));
+      }}
+    >
+      <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">{children}</div>
+      <div className="mt-4 flex flex-wrap gap-2">
+        <button type="submit" className="btn-primary">
+          Applica filtri
+        </button>
+        <button
+          type="button"
+          className="btn-secondary"
+          onClick={() => onApply(Object.fromEntries(names.map((name) => [name, ''])) as Record<K, string>)}
+        >
+          Azzera filtri
+        </button>
+      </div>
+    </form>
+  );
+}

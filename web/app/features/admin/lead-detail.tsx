@@ -1,0 +1,282 @@
+import { Dialog } from 'radix-ui';
+import { useId, useRef, useState, type ReactNode } from 'react';
+import type { LeadDetail } from '@guida/shared/schemas/admin';
+import { leadUrl, useAdminAction, useLeadDetail } from './admin-api';
+import { EMPTY_VALUE, countryLabel, formatDateTime, formatNumber, guideLabel, yesNo } from './admin-format';
+import { DataTable, ErrorNotice, FOCUS_RING, Loading, StatusBadge } from './admin-ui';
+
+/** The side sheet with everything about one lead, and the actions to deliver it again. */
+export function LeadDetailDialog({
+  leadId,
+  onClose,
+  onCloseAutoFocus,
+}: {
+  leadId: number | null;
+  onClose: () => void;
+  onCloseAutoFocus: (event: Event) => void;
+}) {
+  return (
+    <Dialog.Root
+      open={leadId !== null}
+      onOpenChange={(open) => {
+        if (!open) onClose();
+      }}
+    >
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-40 bg-slate-900/40" />
+        <Dialog.Content
+          onCloseAutoFocus={onCloseAutoFocus}
+          className="fixed inset-y-0 right-0 z-50 flex w-full max-w-2xl flex-col gap-5 overflow-y-auto bg-white p-6 shadow-xl focus:outline-none"
+        >
+          <div className="flex items-start justify-between gap-4">
+            <div>
+              <Dialog.Title className="text-xl font-semibold text-slate-900">Lead n. {leadId}</Dialog.Title>
+              <Dialog.Description className="text-sm text-slate-700">
+                Dati, consenso e stato delle consegne del lead.
+              </Dialog.Description>
+            </div>
+            <Dialog.Close aria-label="Chiudi" className={`rounded p-1 text-2xl leading-none text-slate-700 hover:text-slate-900 ${FOCUS_RING}`}>
+              <span aria-hidden="true">×</span>
+            </Dialog.Close>
+          </div>
+          {leadId === null ? null : <LeadDetailBody id={leadId} />}
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+function LeadDetailBody({ id }: { id: number }) {
+  const detail = useLeadDetail(id);
+  if (detail.isPending) return <Loading label="Caricamento del lead" />;
+  if (detail.isError) return <ErrorNotice error={detail.error} onRetry={() => void detail.refetch()} />;
+  const { lead, sms, crm, emails, download } = detail.data;
+  const url = leadUrl(id);
+  return (
+    <>
+      <div className="flex flex-wrap items-start gap-3">
+        <ConfirmAction
+          label="Reinvia SMS"
+          question={`Inviare di nuovo l’SMS con il link alla guida a ${lead.telefono}?`}
+          url={`${url}/resend-sms`}
+        />
+        <ConfirmAction label="Reinvia al CRM" question="Inviare di nuovo questo lead al CRM?" url={`${url}/redeliver-crm`} />
+      </div>
+
+      <DetailSection title="Dati del lead">
+        <Facts
+          items={[
+            ['Nome', `${lead.nome} ${lead.cognome}`],
+            ['Email', lead.email],
+            ['Telefono', lead.telefono],
+            ['Paese', countryLabel(lead.country)],
+            ['Guida', guideLabel(lead.ebookType)],
+            ['Richiesta il', formatDateTime(lead.createdAt)],
+            ['Origine', lead.source],
+            ['Pagina', lead.landingPath ?? EMPTY_VALUE],
+            ['utm_source', lead.utmSource ?? EMPTY_VALUE],
+            ['utm_medium', lead.utmMedium ?? EMPTY_VALUE],
+            ['utm_campaign', lead.utmCampaign ?? EMPTY_VALUE],
+          ]}
+        />
+      </DetailSection>
+
+      <DetailSection title="Consenso">
+        <Facts
+          items={[
+            ['Consenso privacy', yesNo(lead.gdprConsent)],
+            ['Consenso marketing', yesNo(lead.marketingConsent)],
+            ['Versione del testo', lead.consentVersion],
+            ['Data e ora', formatDateTime(lead.consentTimestamp)],
+            ['IP (troncato)', lead.ipAddress ?? EMPTY_VALUE],
+            ['Browser', lead.userAgent ?? EMPTY_VALUE],
+          ]}
+        />
+      </DetailSection>
+
+      <DetailSection title="SMS">
+        <SmsDetail sms={sms} />
+      </DetailSection>
+
+      <DetailSection title="Invii al CRM">
+        <DataTable
+          caption="Consegne del lead al CRM"
+          columns={[
+            { label: 'Evento' },
+            { label: 'Stato' },
+            { label: 'Tentativi', numeric: true },
+            { label: 'Risposta HTTP', numeric: true },
+            { label: 'Ultimo errore' },
+            { label: 'Creato il' },
+            { label: 'Consegnato il' },
+          ]}
+          rows={crm.map((delivery) => ({
+            key: delivery.id,
+            cells: [
+              delivery.event,
+              <StatusBadge key="status" status={delivery.status} />,
+              formatNumber(delivery.attempts),
+              delivery.responseStatus ?? EMPTY_VALUE,
+              delivery.lastError ?? EMPTY_VALUE,
+              formatDateTime(delivery.createdAt),
+              formatDateTime(delivery.deliveredAt),
+            ],
+          }))}
+          empty="Nessun invio al CRM."
+        />
+      </DetailSection>
+
+      <DetailSection title="Email">
+        <DataTable
+          caption="Email inviate al lead"
+          columns={[{ label: 'Tipo' }, { label: 'Stato' }, { label: 'Tentativi', numeric: true }, { label: 'Inviata il' }]}
+          rows={emails.map((email, index) => ({
+            key: index,
+            cells: [
+              email.kind,
+              <StatusBadge key="status" status={email.status} />,
+              formatNumber(email.attempts),
+              formatDateTime(email.sentAt),
+            ],
+          }))}
+          empty="Nessuna email."
+        />
+      </DetailSection>
+
+      <DetailSection title="Link di download">
+        {download ? (
+          <Facts
+            items={[
+              ['Scade il', formatDateTime(download.expiresAt)],
+              ['Download effettuati', formatNumber(download.downloadCount)],
+              ['Primo download', formatDateTime(download.firstDownloadedAt)],
+            ]}
+          />
+        ) : (
+          <p className="text-sm text-slate-700">Nessun link di download creato.</p>
+        )}
+      </DetailSection>
+    </>
+  );
+}
+
+function SmsDetail({ sms }: { sms: LeadDetail['sms'] }) {
+  if (!sms) return <p className="text-sm text-slate-700">Nessun SMS per questo lead.</p>;
+  return (
+    <>
+      <Facts
+        items={[
+          ['Stato', <StatusBadge key="status" status={sms.status} />],
+          ['Fornitore', sms.provider ?? EMPTY_VALUE],
+          ['ID del messaggio', sms.providerMessageId ?? EMPTY_VALUE],
+          ['Tentativi', formatNumber(sms.attempts)],
+          ['Inviato il', formatDateTime(sms.sentAt)],
+          ['Consegnato il', formatDateTime(sms.deliveredAt)],
+          ['Errore', errorText(sms.errorCode, sms.errorMessage)],
+        ]}
+      />
+      <h4 className="mt-4 text-sm font-semibold text-slate-900">Cronologia</h4>
+      {sms.timeline.length === 0 ? (
+        <p className="text-sm text-slate-700">Nessun evento registrato.</p>
+      ) : (
+        <ol className="mt-2 flex flex-col gap-2 border-l-2 border-slate-300 pl-4">
+          {sms.timeline.map((event, index) => (
+            <li key={index} className="text-sm text-slate-800">
+              <div className="flex flex-wrap items-center gap-2">
+                <StatusBadge status={event.status} />
+                <time dateTime={event.at}>{formatDateTime(event.at)}</time>
+              </div>
+              {event.providerStatus ? <p>Stato del fornitore: {event.providerStatus}</p> : null}
+              {event.errorCode || event.errorMessage ? <p className="text-red-800">{errorText(event.errorCode, event.errorMessage)}</p> : null}
+            </li>
+          ))}
+        </ol>
+      )}
+    </>
+  );
+}
+
+function errorText(code: string | null, message: string | null) {
+  if (!code && !message) return EMPTY_VALUE;
+  return [code ? `Codice ${code}` : null, message].filter(Boolean).join(': ');
+}
+
+function DetailSection({ title, children }: { title: string; children: ReactNode }) {
+  const id = useId();
+  return (
+    <section aria-labelledby={id} className="border-t border-slate-200 pt-4">
+      <h3 id={id} className="mb-2 text-base font-semibold text-slate-900">
+        {title}
+      </h3>
+      {children}
+    </section>
+  );
+}
+
+function Facts({ items }: { items: [string, ReactNode][] }) {
+  return (
+    <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
+      {items.map(([label, value]) => (
+        <div key={label} className="contents">
+          <dt className="font-medium text-slate-700">{label}</dt>
+          <dd className="break-words text-slate-900">{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/**
+ * A delivery action with a confirmation step inside the dialog; focus moves to "Conferma"
+ * and back to the action button once the step closes.
+ */
+function ConfirmAction({ label, question, url }: { label: string; question: string; url: string }) {
+  const action = useAdminAction((queryUrl) => queryUrl.startsWith('/api/admin/leads'));
+  const [confirming, setConfirming] = useState(false);
+  const trigger = useRef<HTMLButtonElement>(null);
+  const questionId = useId();
+  const close = () => {
+    setConfirming(false);
+    trigger.current?.focus();
+  };
+  return (
+    <div>
+      <button
+        ref={trigger}
+        type="button"
+        className="btn-secondary"
+        aria-expanded={confirming}
+        // aria-disabled rather than disabled: the button keeps focus while the request runs.
+        aria-disabled={action.isPending}
+        onClick={() => {
+          if (!action.isPending) setConfirming(true);
+        }}
+      >
+        {action.isPending ? 'Invio in corso...' : label}
+      </button>
+      {confirming ? (
+        <div role="group" aria-labelledby={questionId} className="mt-2 max-w-xs rounded-md border border-amber-400 bg-amber-50 p-3">
+          <p id={questionId} className="text-sm text-slate-900">
+            {question}
+          </p>
+          <div className="mt-3 flex gap-2">
+            <button
+              type="button"
+              className="btn-primary"
+              autoFocus
+              onClick={() => {
+                action.mutate(url);
+                close();
+              }}
+            >
+              Conferma
+            </button>
+            <button type="button" className="btn-secondary" onClick={close}>
+              Annulla
+            </button>
+          </div>
+        </div>
+      ) : null}
+    </div>
+  );
+}

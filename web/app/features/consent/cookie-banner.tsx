@@ -1,0 +1,60 @@
+import { cookieTexts as t } from '@guida/shared/messages';
+import { useCookieConsent } from './cookie-consent';
+
+const ALL = { analytics: true, marketing: true, preferences: true };
+const NONE = { analytics: false, marketing: false, preferences: false };
+
+/** The fixed bar at the bottom, shown until the visitor chooses. */
+export function CookieBanner() {
+  const { status, save, openPanel, panelOpen } = useCookieConsent();
+  if (status !== 'banner' || panelOpen) return null;
+  return (
+    <section
+      aria-labelledby="cookie-banner-title"
+      className="fixed inset-x-0 bottom-0 z-40 border-t border-slate-200 bg-white/95 p-4 shadow-[0_-4px_16px_rgba(15,23,42,0.12)] backdrop-blur"
+    >
+      <div className="relative mx-auto flex max-w-5xl flex-col gap-3 pr-8 md:flex-row md:items-center md:gap-6">
+        <div className="text-sm text-slate-700">
+          <h2 id="cookie-banner-title" className="mb-1 text-base font-semibold text-slate-900">
+            {t.bannerTitle}
+          </h2>
+          <p>
+            {t.bannerText}{' '}
+            <a href="/privacy" target="_blank" rel="noopener" className="font-medium text-emerald-800 underline">
+              {t.privacyLink}
+            </a>
+          </p>
+        </div>
+        <div className="flex shrink-0 flex-wrap gap-2">
+          <button type="button" onClick={openPanel} className="btn-secondary">
+            {t.customize}
+          </button>
+          <button type="button" onClick={() => void save(NONE)} className="btn-secondary">
+            {t.essentialsOnly}
+          </button>
+          <button type="button" onClick={() => void save(ALL)} className="btn-primary">
+            {t.acceptAll}
+          </button>
+        </div>
+        <button
+          type="button"
+          aria-label={t.closeBanner}
+          onClick={() => void save(NONE)}
+          className="absolute -top-1 right-0 rounded p-1 text-xl leading-none text-slate-600 hover:text-slate-900"
+        >
+          <span aria-hidden="true">×</span>
+        </button>
+      </div>
+    </section>
+  );
+}
+
+/** Footer link that reopens the panel. */
+export function CookiePreferencesLink() {
+  const { openPanel } = useCookieConsent();
+  return (
+    <button type="button" onClick={openPanel} className="underline hover:text-white">
+      {t.reopen}
+    </button>
+  );
+}

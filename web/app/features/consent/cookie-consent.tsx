@@ -1,0 +1,151 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { COOKIE_CONSENT_VALIDITY_DAYS, DEFAULT_COOKIE_FLAGS, type CookieFlags } from '@guida/shared/cookie-consent-rules';
+import { ApiError, apiRequest, getJson } from '../../lib/api-client';
+import { randomId } from '../../lib/random-id';
+import { useSiteSettings } from '../site-settings/use-site-settings';
+import { disableGoogleAnalytics, loadGoogleAnalytics } from './google-analytics';
+
+/**
+ * The visitor's cookie choice: kept in localStorage for six months (so it holds across
+ * tabs and visits) and recorded on the server, append-only, as proof of consent.
+ */
+const STORAGE_KEY = 'guida-cookie-consent';
+const VALIDITY_MS = COOKIE_CONSENT_VALIDITY_DAYS * 24 * 3600 * 1000;
+
+interface StoredChoice {
+  id: string;
+  savedAt: number;
+  flags: CookieFlags;
+}
+
+type Status = 'checking' | 'banner' | 'decided';
+
+interface CookieConsentState {
+  status: Status;
+  flags: CookieFlags;
+  panelOpen: boolean;
+  openPanel(): void;
+  closePanel(): void;
+  save(flags: Omit<CookieFlags, 'essential'>): Promise<void>;
+}
+
+const CookieConsentContext = createContext<CookieConsentState | null>(null);
+
+// The stored choice as an external store: other tabs change it through "storage" events,
+// this tab through `writeStored`.
+const listeners = new Set<() => void>();
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  const onStorage = (event: StorageEvent) => {
+    if (event.key === STORAGE_KEY) listener();
+  };
+  window.addEventListener('storage', onStorage);
+  return () => {
+    listeners.delete(listener);
+    window.removeEventListener('storage', onStorage);
+  };
+}
+const readRaw = () => {
+  try {
+    return localStorage.getItem(STORAGE_KEY);
+  } catch {
+    return null;
+  }
+};
+function writeStored(choice: StoredChoice) {
+  localStorage.setItem(STORAGE_KEY, JSON.stringify(choice));
+  for (const listener of listeners) listener();
+}
+function parseStored(raw: string | null): StoredChoice | null {
+  if (!raw) return null;
+  try {
+    const stored = JSON.parse(raw) as StoredChoice;
+    return typeof stored.id === 'string' && Date.now() - stored.savedAt < VALIDITY_MS ? stored : null;
+  } catch {
+    return null;
+  }
+}
+
+interface ServerAnswer {
+  id: string;
+  status: Exclude<Status, 'checking'>;
+  flags: CookieFlags;
+}
+
+export function CookieConsentProvider({ children }: { children: React.ReactNode }) {
+  // undefined while prerendered/hydrating: nothing is known yet.
+  const raw = useSyncExternalStore(subscribe, readRaw, () => undefined);
+  const stored = useMemo(() => (raw === undefined ? undefined : parseStored(raw)), [raw]);
+  const [answer, setAnswer] = useState<ServerAnswer | null>(null);
+  const [panelOpen, setPanelOpen] = useState(false);
+
+  // Asks the server for this visitor's choice (spec): 404 or no answer shows the banner,
+  // other errors keep it hidden with the defaults. The answer is checked with the shared
+  // schema, loaded here rather than with the page (it would bring zod to every first load).
+  const storedId = stored?.id;
+  useEffect(() => {
+    if (!storedId) return;
+    let cancelled = false;
+    Promise.all([getJson<unknown>(`/api/cookie-consent/${storedId}`), import('./parse-cookie-flags')])
+      .then(([flags, { parseCookieFlags }]) => {
+        if (!cancelled) setAnswer({ id: storedId, status: 'decided', flags: parseCookieFlags(flags) });
+      })
+      .catch((error: unknown) => {
+        if (cancelled) return;
+        const hidden = error instanceof ApiError && error.status !== 404;
+        setAnswer({ id: storedId, status: hidden ? 'decided' : 'banner', flags: DEFAULT_COOKIE_FLAGS });
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [storedId]);
+
+  const known = stored && answer?.id === stored.id ? answer : null;
+  const status: Status = stored === undefined ? 'checking' : stored === null ? 'banner' : (known?.status ?? 'checking');
+  const flags = known?.flags ?? DEFAULT_COOKIE_FLAGS;
+
+  const save = useCallback(
+    async (choice: Omit<CookieFlags, 'essential'>) => {
+      const id = stored?.id ?? randomId();
+      const next: CookieFlags = { essential: true, ...choice };
+      try {
+        await apiRequest('POST', '/api/cookie-consent', { sessionId: id, ...next });
+      } catch (error) {
+        // Spec: a failed save keeps the banner and shows nothing to the visitor.
+        console.error('Error saving cookie consent:', error);
+        return;
+      }
+      setAnswer({ id, status: 'decided', flags: next });
+      setPanelOpen(false);
+      writeStored({ id, savedAt: Date.now(), flags: next });
+    },
+    [stored],
+  );
+
+  const { data: settings } = useSiteSettings();
+  const gaId = settings?.gaMeasurementId ?? null;
+  useEffect(() => {
+    if (!gaId || status !== 'decided') return;
+    if (flags.analytics) loadGoogleAnalytics(gaId);
+    else disableGoogleAnalytics(gaId);
+  }, [gaId, flags.analytics, status]);
+
+  const value = useMemo<CookieConsentState>(
+    () => ({
+      status,
+      flags,
+      panelOpen,
+      openPanel: () => setPanelOpen(true),
+      closePanel: () => setPanelOpen(false),
+      save,
+    }),
+    [status, flags, panelOpen, save],
+  );
+  return <CookieConsentContext.Provider value={value}>{children}</CookieConsentContext.Provider>;
+}
+
+export function useCookieConsent() {
+  const state = useContext(CookieConsentContext);
+  if (!state) throw new Error('useCookieConsent outside CookieConsentProvider');
+  return state;
+}

@@ -1,0 +1,270 @@
+import { useMutation } from '@tanstack/react-query';
+import { useEffect, useId, useRef } from 'react';
+import { useForm, type FieldPath, type Resolver, type UseFormRegisterReturn } from 'react-hook-form';
+import { useNavigate } from 'react-router';
+import { HONEYPOT_FIELD, thankYouPathFor, type EbookType } from '@guida/shared/lead-rules';
+import { formMessages, privacyConsentText } from '@guida/shared/messages';
+import type { EbookRequestInput, LeadFormValues } from '@guida/shared/schemas/lead';
+import { InfoTooltip } from '../../components/ui/info-tooltip';
+import { toast } from '../../components/ui/toast-store';
+import { ApiError, apiRequest } from '../../lib/api-client';
+import { trackGaEvent } from '../consent/google-analytics';
+import { useFormTracking } from '../tracking/use-form-tracking';
+
+type Values = { nome: string; cognome: string; email: string; telefono: string; gdprConsent: boolean };
+type Parsed = Omit<LeadFormValues, 'telefono'> & { telefono: { e164: string; country: 'IT' | 'CH' } };
+
+const loadValidation = () => import('./lead-form-validation');
+
+/** The shared schema, loaded when first needed (see lead-form-validation.ts). */
+const lazyResolver: Resolver<Values, unknown, Parsed> = async (values, context, options) => {
+  const { leadFormResolver } = await loadValidation();
+  return (leadFormResolver as unknown as Resolver<Values, unknown, Parsed>)(values, context, options);
+};
+
+export interface LeadFormProps {
+  /** Newer pages send guide type, source and campaign; the older page the personal fields. */
+  variant: 'newer' | 'older';
+  ebookType?: EbookType;
+  landingPath: string;
+  title: string;
+  subtitle: string;
+  submitLabel: string;
+}
+
+const FIELD_IDS: FieldPath<Values>[] = ['nome', 'cognome', 'email', 'telefono', 'gdprConsent'];
+
+function campaign() {
+  const query = new URLSearchParams(window.location.search);
+  return {
+    utmSource: query.get('utm_source') ?? 'direct',
+    utmMedium: query.get('utm_medium'),
+    utmCampaign: query.get('utm_campaign'),
+  };
+}
+
+/**
+ * The guide request form. Without JavaScript it is a plain POST to the API (which answers
+ * 303 to the thank-you page); with JavaScript it validates with the shared schema and
+ * sends JSON.
+ */
+export function LeadForm({ variant, ebookType, landingPath, title, subtitle, submitLabel }: LeadFormProps) {
+  const navigate = useNavigate();
+  const formId = useId();
+  const formRef = useRef<HTMLFormElement>(null);
+  const tracking = useFormTracking(formRef, landingPath);
+  // Fetch the validation code when the visitor starts on the form, well before submitting.
+  useEffect(() => {
+    const form = formRef.current;
+    const load = () => void loadValidation();
+    form?.addEventListener('focusin', load, { once: true });
+    return () => form?.removeEventListener('focusin', load);
+  }, []);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors },
+  } = useForm<Values, unknown, Parsed>({
+    resolver: lazyResolver,
+    defaultValues: { nome: '', cognome: '', email: '', telefono: '', gdprConsent: false },
+  });
+  const fallbackError = variant === 'older' ? formMessages.errorFallbackOlderPage : formMessages.errorFallbackNewerPages;
+
+  const submission = useMutation({
+    mutationFn: async (payload: EbookRequestInput & Record<string, unknown>) => {
+      const answer: unknown = await (await apiRequest('POST', '/api/ebook-request', payload)).json();
+      return (await loadValidation()).parseCreated(answer);
+    },
+    onSuccess: (created, payload) => {
+      tracking.succeeded();
+      trackGaEvent('generate_lead', { category: 'lead', label: ebookType ?? 'general' });
+      toast({ title: 'Richiesta inviata', description: 'Ti stiamo inviando il link via SMS.' });
+      void navigate(created.redirectTo || thankYouPathFor(payload.telefono, landingPath));
+    },
+    onError: (error) => {
+      const answer = error instanceof ApiError ? error.payload : null;
+      for (const [field, message] of Object.entries(answer?.errors ?? {})) {
+        if ((FIELD_IDS as string[]).includes(field)) setError(field as FieldPath<Values>, { message });
+      }
+      const message = answer?.message ?? fallbackError;
+      toast({ title: formMessages.errorTitle, description: message, variant: 'destructive' });
+      tracking.failed(answer?.message ?? formMessages.errorAnalyticsFallback);
+    },
+  });
+
+  const onValid = (values: Parsed, event?: React.BaseSyntheticEvent) => {
+    const form = event?.target as HTMLFormElement | undefined;
+    const honeypot = (form?.elements.namedItem(HONEYPOT_FIELD) as HTMLInputElement | null)?.value ?? '';
+    const personal = {
+      nome: values.nome,
+      cognome: values.cognome,
+      email: values.email,
+      telefono: values.telefono.e164,
+      gdprConsent: true as const,
+      landingPath,
+      [HONEYPOT_FIELD]: honeypot,
+    };
+    tracking.submitted();
+    submission.mutate(
+      variant === 'older' ? personal : { ...personal, ebookType, source: 'landing-page', ...campaign() },
+    );
+  };
+
+  const failure = submission.error
+    ? ((submission.error instanceof ApiError ? submission.error.payload?.message : undefined) ?? fallbackError)
+    : null;
+
+  return (
+    <form
+      ref={formRef}
+      id="richiedi-guida"
+      method="post"
+      action="/api/ebook-request"
+      noValidate={variant === 'newer'}
+      aria-labelledby={`${formId}-title`}
+      onSubmit={(event) => {
+        tracking.attempted();
+        void handleSubmit(onValid, (invalid) => {
+          if (variant === 'newer' && invalid.gdprConsent) {
+            toast({
+              title: formMessages.consentRequiredTitle,
+              description: formMessages.consentRequiredText,
+              variant: 'destructive',
+            });
+          }
+        })(event);
+      }}
+      className="flex flex-col gap-4 rounded-2xl bg-white p-6 text-slate-900 shadow-xl ring-1 ring-slate-200"
+    >
+      <div>
+        <h2 id={`${formId}-title`} className="text-xl font-bold">
+          {title}
+        </h2>
+        <p className="mt-1 text-sm text-slate-700">{subtitle}</p>
+      </div>
+      <input type="hidden" name="landingPath" value={landingPath} />
+      {variant === 'newer' && ebookType ? (
+        <>
+          <input type="hidden" name="ebookType" value={ebookType} />
+          <input type="hidden" name="source" value="landing-page" />
+        </>
+      ) : null}
+      <div className="hidden">
+        <label>
+          Lascia vuoto questo campo
+          <input type="text" name={HONEYPOT_FIELD} tabIndex={-1} autoComplete="off" defaultValue="" />
+        </label>
+      </div>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field id={`${formId}-nome`} label="Nome" error={errors.nome?.message} registration={register('nome')} autoComplete="given-name" />
+        <Field
+          id={`${formId}-cognome`}
+          label="Cognome"
+          error={errors.cognome?.message}
+          registration={register('cognome')}
+          autoComplete="family-name"
+        />
+      </div>
+      <Field
+        id={`${formId}-email`}
+        label="Email"
+        type="email"
+        error={errors.email?.message}
+        registration={register('email')}
+        autoComplete="email"
+        inputMode="email"
+      />
+      <Field
+        id={`${formId}-telefono`}
+        label="Cellulare"
+        type="tel"
+        placeholder="+39 347 123 4567"
+        error={errors.telefono?.message}
+        registration={register('telefono')}
+        autoComplete="tel"
+        inputMode="tel"
+        hint={
+          <InfoTooltip label="Perché il cellulare?">
+            Ti inviamo il link personale per scaricare la guida via SMS. Accettiamo cellulari italiani (+39) e
+            svizzeri (+41).
+          </InfoTooltip>
+        }
+      />
+      <div>
+        <div className="flex items-start gap-3">
+          <input
+            id={`${formId}-consent`}
+            type="checkbox"
+            required={variant === 'older'}
+            aria-invalid={errors.gdprConsent ? true : undefined}
+            aria-describedby={errors.gdprConsent ? `${formId}-consent-error` : undefined}
+            className="mt-1 h-5 w-5 shrink-0 accent-emerald-700"
+            {...register('gdprConsent')}
+          />
+          <label htmlFor={`${formId}-consent`} className="text-sm text-slate-700">
+            {privacyConsentText}{' '}
+            <a href="/privacy" className="font-medium text-emerald-800 underline">
+              Informativa sulla privacy
+            </a>
+          </label>
+        </div>
+        {errors.gdprConsent?.message ? (
+          <p id={`${formId}-consent-error`} className="mt-1 text-sm font-medium text-red-700">
+            {errors.gdprConsent.message}
+          </p>
+        ) : null}
+      </div>
+      {failure ? (
+        <p role="alert" className="rounded-md bg-red-50 p-3 text-sm font-medium text-red-800">
+          {failure}
+        </p>
+      ) : null}
+      <button type="submit" disabled={submission.isPending} className="btn-primary w-full py-3 text-base">
+        {submission.isPending ? formMessages.submitting : submitLabel}
+      </button>
+      <p className="text-xs text-slate-600">Gratis, senza impegno. Il link arriva via SMS entro 2 minuti.</p>
+    </form>
+  );
+}
+
+interface FieldProps {
+  id: string;
+  label: string;
+  type?: 'text' | 'email' | 'tel';
+  placeholder?: string;
+  autoComplete: string;
+  inputMode?: 'email' | 'tel';
+  error: string | undefined;
+  registration: UseFormRegisterReturn;
+  hint?: React.ReactNode;
+}
+
+function Field({ id, label, type = 'text', placeholder, autoComplete, inputMode, error, registration, hint }: FieldProps) {
+  return (
+    <div>
+      <div className="mb-1 flex items-center gap-2">
+        <label htmlFor={id} className="text-sm font-medium text-slate-800">
+          {label}
+        </label>
+        {hint}
+      </div>
+      <input
+        id={id}
+        type={type}
+        placeholder={placeholder}
+        autoComplete={autoComplete}
+        inputMode={inputMode}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        className="w-full rounded-md border border-slate-400 px-3 py-2 text-base text-slate-900 placeholder:text-slate-500 focus:border-emerald-700 focus:outline-none focus:ring-2 focus:ring-emerald-700/40 aria-[invalid=true]:border-red-700"
+        {...registration}
+      />
+      {error ? (
+        <p id={`${id}-error`} className="mt-1 text-sm font-medium text-red-700">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}

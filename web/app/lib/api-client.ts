@@ -1,0 +1,43 @@
+/**
+ * The one way the site talks to the API (spec section 7): cookies sent, JSON body only
+ * when there is a payload, and any non-OK answer becomes an error "<status>: <body>".
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: string,
+  ) {
+    super(`${status}: ${body}`);
+    this.name = 'ApiError';
+  }
+
+  /** The `{ message, errors }` of an API error answer, when the body is one. */
+  get payload(): { message?: string; errors?: Record<string, string> } | null {
+    try {
+      const parsed: unknown = JSON.parse(this.body);
+      return typeof parsed === 'object' && parsed !== null ? (parsed as { message?: string }) : null;
+    } catch {
+      return null;
+    }
+  }
+}
+
+export async function apiRequest(method: string, url: string, data?: unknown): Promise<Response> {
+  const response = await fetch(url, {
+    method,
+    credentials: 'include',
+    ...(data === undefined
+      ? {}
+      : { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(data) }),
+  });
+  if (!response.ok) {
+    const text = (await response.text()) || response.statusText;
+    throw new ApiError(response.status, text);
+  }
+  return response;
+}
+
+/** Default data query: GET the URL, parse JSON. */
+export async function getJson<T>(url: string): Promise<T> {
+  return (await (await apiRequest('GET', url)).json()) as T;
+}

@@ -1,0 +1,28 @@
+import { LandingPage } from '../components/landing/landing-page';
+import { SocialProof } from '../features/social-proof/social-proof';
+import { financeLanding } from '../content/landings';
+import { metaTags } from '../lib/seo';
+import { pageSeo, pathOf } from '../seo.server';
+import type { Route } from './+types/finance-landing';
+
+/** Personal-finance landing page: /, /trading-automatico, /ai-trading-native, /trading-news-native. */
+export function loader({ request }: Route.LoaderArgs) {
+  const path = pathOf(request);
+  return { content: financeLanding, landingPath: path, seo: pageSeo(path, financeLanding) };
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.seo);
+
+export default function FinanceLanding({ loaderData }: Route.ComponentProps) {
+  return (
+    <>
+      <LandingPage
+        content={loaderData.content}
+        landingPath={loaderData.landingPath}
+        variant="newer"
+        ebookType="financial-education"
+      />
+      <SocialProof path={loaderData.landingPath} />
+    </>
+  );
+}

@@ -1,0 +1,32 @@
+import { data } from 'react-router';
+import { ArticleBody } from '../components/article/article-body';
+import { ArticlePage } from '../components/article/article-page';
+import { GuideRequestSection } from '../components/article/guide-request-section';
+import { topicPages } from '../content/topics';
+import { metaTags } from '../lib/seo';
+import { pageSeo, pathOf } from '../seo.server';
+import type { Route } from './+types/topic';
+
+/** A topic article (gold, ETF, signals, ...), one route per path of the spec. */
+export function loader({ request }: Route.LoaderArgs) {
+  const path = pathOf(request);
+  const topic = topicPages.find((page) => page.path === path);
+  if (!topic) throw data(null, { status: 404 });
+  const related = topic.related.flatMap((relatedPath) => {
+    const page = topicPages.find((candidate) => candidate.path === relatedPath);
+    return page ? [{ path: page.path, title: page.heading }] : [];
+  });
+  return { topic, related, seo: pageSeo(path, topic) };
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.seo);
+
+export default function Topic({ loaderData }: Route.ComponentProps) {
+  const { topic, related } = loaderData;
+  return (
+    <ArticlePage heading={topic.heading} intro={topic.intro} related={related}>
+      <ArticleBody sections={topic.sections} />
+      <GuideRequestSection title={topic.cta.title} text={topic.cta.text} ebookType={topic.ebookType} landingPath={topic.path} />
+    </ArticlePage>
+  );
+}

@@ -1,0 +1,122 @@
+import { useState } from 'react';
+import guideSource from '../../../guides/content/general.md?raw';
+import { LandingPage } from '../components/landing/landing-page';
+import { olderLanding } from '../content/landings';
+import { claims, preview, riskBanner, scrollButtonLabel, testimonials } from '../content/trading-old';
+import { OfferCountdown } from '../features/offer-countdown/offer-countdown';
+import { SocialProof } from '../features/social-proof/social-proof';
+import { useLiveStats } from '../features/social-proof/use-live-stats';
+import { trackCtaClick } from '../features/tracking/use-form-tracking';
+import { metaTags } from '../lib/seo';
+import { pageSeo, pathOf } from '../seo.server';
+import type { Route } from './+types/trading-old';
+
+/** The chapters of the guide this page offers, read from its source at build time. */
+function guideChapters(markdown: string) {
+  return [...markdown.matchAll(/^## (.+)$/gm)].map((match) => match[1]!.trim());
+}
+
+export function loader({ request }: Route.LoaderArgs) {
+  const path = pathOf(request);
+  return {
+    content: olderLanding,
+    landingPath: path,
+    seo: pageSeo(path, olderLanding),
+    chapters: guideChapters(guideSource),
+    claims,
+    testimonials,
+  };
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.seo);
+
+function RiskBanner() {
+  const [open, setOpen] = useState(true);
+  if (!open) return null;
+  return (
+    <div role="note" className="sticky top-0 z-30 bg-red-700 text-white">
+      <div className="mx-auto flex max-w-6xl items-start gap-3 px-4 py-2 text-sm">
+        <p className="flex-1">{riskBanner}</p>
+        <button
+          type="button"
+          onClick={() => setOpen(false)}
+          aria-label="Chiudi l’avviso di rischio"
+          className="rounded px-2 text-lg leading-none hover:bg-red-800"
+        >
+          <span aria-hidden="true">×</span>
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function scrollToForm() {
+  trackCtaClick('scroll-to-form');
+  const form = document.getElementById('richiedi-guida');
+  form?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+  form?.querySelector<HTMLInputElement>('input[name="nome"]')?.focus({ preventScroll: true });
+}
+
+/** The older trading-guide page: risk banner, countdown, claims, preview, testimonials. */
+export default function TradingOld({ loaderData }: Route.ComponentProps) {
+  const { content, landingPath, chapters } = loaderData;
+  const { data: stats } = useLiveStats(landingPath);
+  const places =
+    stats?.placesRemaining != null && stats.placesTotal != null
+      ? { remaining: stats.placesRemaining, total: stats.placesTotal }
+      : null;
+  return (
+    <>
+      <LandingPage content={content} landingPath={landingPath} variant="older" top={<RiskBanner />}>
+        {loaderData.claims.length > 0 ? (
+          <section aria-label="La guida in breve" className="mx-auto max-w-6xl px-4">
+            <ul className="grid gap-4 rounded-2xl bg-emerald-900 p-6 text-white sm:grid-cols-2 lg:grid-cols-4">
+              {loaderData.claims.map((claim) => (
+                <li key={claim.label}>
+                  <p className="text-2xl font-extrabold">{claim.value}</p>
+                  <p className="text-sm text-emerald-50">{claim.label}</p>
+                </li>
+              ))}
+            </ul>
+          </section>
+        ) : null}
+        <section data-track-section="preview" aria-labelledby="anteprima" className="mx-auto mt-14 max-w-4xl px-4">
+          <h2 id="anteprima" className="text-2xl font-bold md:text-3xl">
+            {preview.title}
+          </h2>
+          <p className="mt-3 text-slate-700">{preview.intro}</p>
+          <ol className="mt-6 grid gap-3 sm:grid-cols-2">
+            {chapters.map((chapter, index) => (
+              <li key={chapter} className="flex gap-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200">
+                <span className="font-bold text-emerald-800">{index + 1}.</span>
+                <span className="text-slate-800">{chapter}</span>
+              </li>
+            ))}
+          </ol>
+          <div className="mt-8 text-center">
+            <button type="button" onClick={scrollToForm} className="btn-primary px-6 py-3 text-base">
+              {scrollButtonLabel}
+            </button>
+          </div>
+        </section>
+        {loaderData.testimonials.length > 0 ? (
+          <section aria-labelledby="opinioni" className="mx-auto mt-14 max-w-6xl px-4">
+            <h2 id="opinioni" className="text-2xl font-bold md:text-3xl">
+              Cosa dicono i lettori
+            </h2>
+            <ul className="mt-6 grid gap-6 md:grid-cols-3">
+              {loaderData.testimonials.map((testimonial) => (
+                <li key={testimonial.author} className="rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200">
+                  <blockquote className="text-slate-800">“{testimonial.quote}”</blockquote>
+                  <p className="mt-3 text-sm font-semibold text-slate-700">{testimonial.author}</p>
+                </li>
+              ))}
+            </ul>
+          </section>
+        ) : null}
+      </LandingPage>
+      <OfferCountdown places={places} />
+      <SocialProof path={landingPath} />
+    </>
+  );
+}

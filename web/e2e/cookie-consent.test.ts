@@ -1,0 +1,198 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cookieTexts as t } from '@guida/shared/messages';
+import { launchChromium, openPage, startSite, type Site } from './site-harness';
+
+let site: Site;
+let browser: Browser;
+
+beforeAll(async () => {
+  [site, browser] = await Promise.all([startSite(), launchChromium()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await site?.stop();
+});
+
+const banner = (page: Page) => page.getByRole('region', { name: t.bannerTitle });
+const storedId = (page: Page) =>
+  page.evaluate(() => (JSON.parse(localStorage.getItem('guida-cookie-consent') ?? 'null') as { id: string } | null)?.id);
+const choiceOf = async (page: Page) => {
+  const id = await storedId(page);
+  return site.db('cookie_consents').where({ session_id: id }).orderBy('id', 'desc').first();
+};
+
+async function freshPage(options: Parameters<typeof openPage>[1] = {}) {
+  const opened = await openPage(browser, options);
+  await opened.page.goto(`${site.baseUrl}/`);
+  await expect.poll(() => banner(opened.page).count()).toBe(1);
+  return opened;
+}
+
+describe('cookie banner', () => {
+  it('shows the spec texts, the privacy link in a new tab and the three buttons', async () => {
+    const { page, close } = await freshPage();
+    const region = banner(page);
+    expect(await region.getByRole('heading').textContent()).toBe(t.bannerTitle);
+    const link = region.getByRole('link', { name: t.privacyLink });
+    expect(await link.getAttribute('href')).toBe('/privacy');
+    expect(await link.getAttribute('target')).toBe('_blank');
+    for (const name of [t.customize, t.essentialsOnly, t.acceptAll]) {
+      expect(await region.getByRole('button', { name, exact: true }).count()).toBe(1);
+    }
+    await close();
+  });
+
+  it('"Accetta Tutti" stores all four categories and hides the banner', async () => {
+    const { page, close } = await freshPage();
+    await banner(page).getByRole('button', { name: t.acceptAll }).click();
+    await expect.poll(() => banner(page).count()).toBe(0);
+    expect(await choiceOf(page)).toMatchObject({ essential: true, analytics: true, marketing: true, preferences: true });
+    await close();
+  });
+
+  it('"Solo Essenziali" and the X both keep only the essential cookies', async () => {
+    for (const button of [t.essentialsOnly, t.closeBanner]) {
+      const { page, close } = await freshPage();
+      await banner(page).getByRole('button', { name: button, exact: true }).click();
+      await expect.poll(() => banner(page).count()).toBe(0);
+      expect(await choiceOf(page)).toMatchObject({ essential: true, analytics: false, marketing: false, preferences: false });
+      await close();
+    }
+  });
+
+  it('"Personalizza" opens the panel; the saved toggles are stored', async () => {
+    const { page, close } = await freshPage();
+    await banner(page).getByRole('button', { name: t.customize }).click();
+    const panel = page.getByRole('dialog', { name: t.panelTitle });
+    await expect.poll(() => panel.count()).toBe(1);
+    const essential = panel.getByRole('switch', { name: new RegExp(t.categories.essential.title) });
+    expect(await essential.isDisabled()).toBe(true);
+    expect(await essential.getAttribute('aria-checked')).toBe('true');
+    expect(await panel.getByText(t.required, { exact: true }).count()).toBe(1);
+    for (const category of ['analytics', 'marketing', 'preferences'] as const) {
+      const toggle = panel.getByRole('switch', { name: t.categories[category].title });
+      expect(await toggle.getAttribute('aria-checked')).toBe('false');
+    }
+    await panel.getByRole('switch', { name: t.categories.analytics.title }).click();
+    await panel.getByRole('button', { name: t.save }).click();
+    await expect.poll(() => panel.count()).toBe(0);
+    expect(await banner(page).count()).toBe(0);
+    expect(await choiceOf(page)).toMatchObject({ analytics: true, marketing: false, preferences: false });
+    await close();
+  });
+
+  it('keeps the choice across reloads and new tabs, and the footer link reopens the panel', async () => {
+    const { page, context, close } = await freshPage();
+    await banner(page).getByRole('button', { name: t.essentialsOnly }).click();
+    await expect.poll(() => banner(page).count()).toBe(0);
+
+    const check = page.waitForResponse((response) => response.url().includes('/api/cookie-consent/'));
+    await page.reload();
+    expect((await check).status()).toBe(200);
+    await page.waitForTimeout(300);
+    expect(await banner(page).count()).toBe(0);
+
+    const second = await context.newPage();
+    await second.goto(`${site.baseUrl}/trading-old`);
+    await second.waitForTimeout(500);
+    expect(await banner(second).count()).toBe(0);
+
+    await page.getByRole('button', { name: t.reopen }).click();
+    await expect.poll(() => page.getByRole('dialog', { name: t.panelTitle }).count()).toBe(1);
+    await close();
+  });
+
+  it('stays open when saving fails, telling the visitor nothing', async () => {
+    const { page, consoleErrors, close } = await openPage(browser, { allowConsoleErrors: /status of 500/ });
+    const logged: string[] = [];
+    page.on('console', (message) => logged.push(message.text()));
+    await page.route('**/api/cookie-consent', (route) =>
+      route.request().method() === 'POST' ? route.fulfill({ status: 500, body: 'errore' }) : route.continue(),
+    );
+    await page.goto(`${site.baseUrl}/`);
+    await banner(page).getByRole('button', { name: t.acceptAll }).click();
+    await expect.poll(() => logged.some((text) => text.startsWith('Error saving cookie consent:'))).toBe(true);
+    expect(await banner(page).count()).toBe(1);
+    expect(await page.getByRole('status').filter({ hasText: /cookie/i }).count()).toBe(0);
+    expect(consoleErrors.filter((text) => !text.startsWith('Error saving cookie consent:'))).toEqual([]);
+    await close();
+  });
+
+  it('shows the banner when the server has no choice (404) and hides it on other errors', async () => {
+    const { page, close } = await openPage(browser, { allowConsoleErrors: /status of (404|503)/ });
+    await page.goto(`${site.baseUrl}/`);
+    await page.evaluate(() =>
+      localStorage.setItem(
+        'guida-cookie-consent',
+        JSON.stringify({ id: 'unknown-visitor-0123456789', savedAt: Date.now(), flags: {} }),
+      ),
+    );
+    await page.reload();
+    await expect.poll(() => banner(page).count()).toBe(1);
+
+    await page.route('**/api/cookie-consent/*', (route) => route.fulfill({ status: 503, body: '' }));
+    await page.reload();
+    await page.waitForTimeout(500);
+    expect(await banner(page).count()).toBe(0);
+    await close();
+  });
+
+  it('is full width on a phone and 400 px wide from the small breakpoint', async () => {
+    for (const [width, expected] of [
+      [360, 360],
+      [1024, 400],
+    ] as const) {
+      const { page, close } = await openPage(browser, { viewport: { width, height: 800 } });
+      await page.goto(`${site.baseUrl}/`);
+      await banner(page).getByRole('button', { name: t.customize }).click();
+      const box = await page.getByRole('dialog', { name: t.panelTitle }).boundingBox();
+      expect(Math.round(box!.width)).toBe(expected);
+      await close();
+    }
+  });
+});
+
+describe('Google Analytics', () => {
+  it('is absent when GA_MEASUREMENT_ID is unset, even after consent', async () => {
+    const { page, close } = await freshPage();
+    const requested: string[] = [];
+    page.on('request', (request) => requested.push(request.url()));
+    await banner(page).getByRole('button', { name: t.acceptAll }).click();
+    await page.waitForTimeout(500);
+    expect(requested.filter((url) => url.includes('googletagmanager'))).toEqual([]);
+    expect(await page.locator('script#google-analytics').count()).toBe(0);
+    await close();
+  });
+
+  it('loads only after analytics consent when configured', async () => {
+    const gaSite = await startSite({ GA_MEASUREMENT_ID: 'G-TEST12345' });
+    try {
+      const { page, close } = await openPage(browser);
+      const requested: string[] = [];
+      // Nothing leaves this machine: the script request is answered locally.
+      await page.route('https://www.googletagmanager.com/**', (route) => {
+        requested.push(route.request().url());
+        return route.fulfill({ status: 200, contentType: 'text/javascript', body: '' });
+      });
+      const response = await page.goto(`${gaSite.baseUrl}/`);
+      expect(response!.headers()['content-security-policy']).toContain('https://www.googletagmanager.com');
+      await expect.poll(() => banner(page).count()).toBe(1);
+      await page.waitForTimeout(300);
+      expect(requested).toEqual([]);
+
+      await banner(page).getByRole('button', { name: t.essentialsOnly }).click();
+      await page.waitForTimeout(300);
+      expect(requested).toEqual([]);
+
+      await page.getByRole('button', { name: t.reopen }).click();
+      const panel = page.getByRole('dialog', { name: t.panelTitle });
+      await panel.getByRole('switch', { name: t.categories.analytics.title }).click();
+      await panel.getByRole('button', { name: t.save }).click();
+      await expect.poll(() => requested).toEqual(['https://www.googletagmanager.com/gtag/js?id=G-TEST12345']);
+      await close();
+    } finally {
+      await gaSite.stop();
+    }
+  });
+});

@@ -1,0 +1,210 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formMessages, validationMessages } from '@guida/shared/messages';
+import { fillLeadForm, gotoInteractive, launchChromium, openPage, startSite, type Site } from './site-harness';
+
+let site: Site;
+let browser: Browser;
+let phoneCounter = 0;
+
+beforeAll(async () => {
+  [site, browser] = await Promise.all([startSite(), launchChromium()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await site?.stop();
+});
+
+/** Seven digits unique to this test run, for distinct mobile numbers. */
+const nextDigits = () => String(((process.pid % 1000) * 10_000 + ++phoneCounter) % 10_000_000).padStart(7, '0');
+const italianMobile = () => `347 ${nextDigits()}`;
+const swissMobile = () => `+41 79 ${nextDigits()}`;
+
+const LANDINGS: [string, string | null][] = [
+  ['/', 'financial-education'],
+  ['/trading-automatico', 'financial-education'],
+  ['/ai-trading-native', 'financial-education'],
+  ['/trading-news-native', 'financial-education'],
+  ['/market-report-native', 'investment-education'],
+  ['/educazione-investimenti', 'investment-education'],
+  ['/trading-old', null],
+];
+
+describe('each landing page', () => {
+  it.each(LANDINGS)('%s submits and lands on the thank-you page of the number', async (path, ebookType) => {
+    for (const [telefono, expected] of [
+      [italianMobile(), '/grazie-italia'],
+      // The older page always thanks on the Italian page (spec).
+      [swissMobile(), path === '/trading-old' ? '/grazie-italia' : '/grazie-svizzera'],
+    ] as const) {
+      const { page, consoleErrors, close } = await openPage(browser);
+      await gotoInteractive(page, `${site.baseUrl}${path}?utm_source=newsletter&utm_medium=email&utm_campaign=autunno`);
+      const form = await fillLeadForm(page, { nome: 'Giulia', cognome: 'Romano', email: 'giulia@example.it', telefono });
+      await form.getByRole('checkbox').check();
+      await form.getByRole('button', { name: /guida/i }).click();
+      await page.waitForURL(`${site.baseUrl}${expected}`);
+      expect(await page.locator('h1').isVisible()).toBe(true);
+      expect(consoleErrors).toEqual([]);
+      await close();
+
+      const digits = telefono.replace(/\D/g, '');
+      const lead = await site.db('ebook_requests').whereLike('telefono', `%${digits.slice(-7)}`).orderBy('id', 'desc').first();
+      expect(lead).toMatchObject({ landing_path: path, ebook_type: ebookType ?? 'general' });
+      if (ebookType) {
+        expect(lead).toMatchObject({ source: 'landing-page', utm_source: 'newsletter', utm_medium: 'email', utm_campaign: 'autunno' });
+      } else {
+        // The older page sends only the personal fields.
+        expect(lead).toMatchObject({ source: 'direct', utm_source: null });
+      }
+    }
+  });
+});
+
+describe('the form on a newer page', () => {
+  it('shows the spec message under each invalid field and the consent toast', async () => {
+    const { page, close } = await openPage(browser);
+    await gotoInteractive(page, `${site.baseUrl}/educazione-investimenti`);
+    const form = page.locator('form#richiedi-guida');
+    await form.getByRole('button', { name: /guida/i }).click();
+    for (const message of Object.values({
+      nome: validationMessages.nome,
+      cognome: validationMessages.cognome,
+      email: validationMessages.email,
+      telefono: validationMessages.telefono,
+      gdprConsent: validationMessages.gdprConsent,
+    })) {
+      await expect.poll(() => form.getByText(message, { exact: true }).count()).toBe(1);
+    }
+    const toast = page.getByRole('status').filter({ hasText: formMessages.consentRequiredTitle });
+    await expect.poll(() => toast.count()).toBe(1);
+    expect(await toast.textContent()).toContain(formMessages.consentRequiredText);
+
+    // Fixing a field clears its message on the next submit.
+    await fillLeadForm(page, { nome: 'Anna', cognome: 'Ferri', email: 'anna@', telefono: '02 1234 5678' });
+    await form.getByRole('button', { name: /guida/i }).click();
+    await expect.poll(() => form.getByText(validationMessages.nome, { exact: true }).count()).toBe(0);
+    expect(await form.getByText(validationMessages.email, { exact: true }).count()).toBe(1);
+    expect(await form.getByText(validationMessages.telefono, { exact: true }).count()).toBe(1);
+    await close();
+  });
+
+  it('shows the pending label and disables the button while sending', async () => {
+    const { page, close } = await openPage(browser);
+    let release: () => void = () => undefined;
+    await page.route('**/api/ebook-request', async (route) => {
+      await new Promise<void>((resolve) => (release = resolve));
+      await route.continue();
+    });
+    await gotoInteractive(page, `${site.baseUrl}/`);
+    const form = await fillLeadForm(page, { nome: 'Luca', cognome: 'Neri', email: 'luca@example.it', telefono: italianMobile() });
+    await form.getByRole('checkbox').check();
+    await form.getByRole('button', { name: /guida/i }).click();
+    const pending = form.getByRole('button', { name: formMessages.submitting });
+    await expect.poll(() => pending.count()).toBe(1);
+    expect(await pending.isDisabled()).toBe(true);
+    release();
+    await page.waitForURL(`${site.baseUrl}/grazie-italia`);
+    await close();
+  });
+
+  it('shows the server message in red and in an "Errore" toast, or the page fallback', async () => {
+    const { page, close } = await openPage(browser, { allowConsoleErrors: /status of (500|503)/ });
+    const answers = [
+      { status: 503, body: JSON.stringify({ message: 'Il servizio è momentaneamente non disponibile. Riprova tra qualche minuto.' }) },
+      { status: 500, body: '' },
+    ];
+    await page.route('**/api/ebook-request', (route) => route.fulfill({ ...answers.shift()!, contentType: 'application/json' }));
+    await gotoInteractive(page, `${site.baseUrl}/`);
+    const form = await fillLeadForm(page, { nome: 'Sara', cognome: 'Galli', email: 'sara@example.it', telefono: italianMobile() });
+    await form.getByRole('checkbox').check();
+
+    await form.getByRole('button', { name: /guida/i }).click();
+    const alert = form.getByRole('alert');
+    await expect.poll(() => alert.textContent()).toBe('Il servizio è momentaneamente non disponibile. Riprova tra qualche minuto.');
+    const toast = page.getByRole('status').filter({ hasText: formMessages.errorTitle });
+    await expect.poll(() => toast.textContent()).toContain('Il servizio è momentaneamente non disponibile');
+
+    await form.getByRole('button', { name: /guida/i }).click();
+    await expect.poll(() => alert.textContent()).toBe(formMessages.errorFallbackNewerPages);
+    expect(page.url()).toBe(`${site.baseUrl}/`);
+    await close();
+  });
+
+  it('puts the server’s field messages under the fields', async () => {
+    const { page, close } = await openPage(browser, { allowConsoleErrors: /status of 400/ });
+    await page.route('**/api/ebook-request', (route) =>
+      route.fulfill({
+        status: 400,
+        contentType: 'application/json',
+        body: JSON.stringify({ message: validationMessages.telefono, errors: { telefono: validationMessages.telefono } }),
+      }),
+    );
+    await gotoInteractive(page, `${site.baseUrl}/`);
+    const form = await fillLeadForm(page, { nome: 'Sara', cognome: 'Galli', email: 'sara@example.it', telefono: italianMobile() });
+    await form.getByRole('checkbox').check();
+    await form.getByRole('button', { name: /guida/i }).click();
+    await expect.poll(() => form.getByText(validationMessages.telefono).count()).toBe(2);
+    await close();
+  });
+});
+
+describe('the phone tooltip', () => {
+  it('opens on hover after the 700 ms delay', async () => {
+    const { page, close } = await openPage(browser);
+    await gotoInteractive(page, `${site.baseUrl}/`);
+    // The tooltip behaviour arrives when the browser is idle after hydration.
+    await page.waitForSelector('button[aria-label="Perché il cellulare?"][data-state]');
+    await page.getByRole('button', { name: 'Perché il cellulare?' }).hover();
+    await page.waitForTimeout(300);
+    expect(await page.getByRole('tooltip').count()).toBe(0);
+    await expect.poll(() => page.getByRole('tooltip').count(), { timeout: 3000 }).toBe(1);
+    expect(await page.getByRole('tooltip').textContent()).toContain('+41');
+    await close();
+  });
+});
+
+describe('the older page form', () => {
+  it('requires the privacy checkbox natively and sends nothing without it', async () => {
+    const { page, close } = await openPage(browser);
+    let posted = 0;
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/ebook-request')) posted += 1;
+    });
+    await gotoInteractive(page, `${site.baseUrl}/trading-old`);
+    const form = await fillLeadForm(page, { nome: 'Elena', cognome: 'Costa', email: 'elena@example.it', telefono: italianMobile() });
+    await form.getByRole('button', { name: /guida/i }).click();
+    const valid = await form.getByRole('checkbox').evaluate((box: HTMLInputElement) => box.validity.valid);
+    expect(valid).toBe(false);
+    expect(await form.getByText(validationMessages.gdprConsent).count()).toBe(0);
+    expect(posted).toBe(0);
+    await close();
+  });
+});
+
+describe('without JavaScript', () => {
+  it('posts the plain form and lands on the thank-you page', async () => {
+    const { page, close } = await openPage(browser, { javaScriptEnabled: false });
+    await page.goto(`${site.baseUrl}/educazione-investimenti?utm_source=partner`);
+    const telefono = swissMobile();
+    const form = await fillLeadForm(page, { nome: 'Marco', cognome: 'Villa', email: 'marco@example.ch', telefono });
+    await form.getByRole('checkbox').check();
+    await form.getByRole('button', { name: /guida/i }).click();
+    await page.waitForURL(`${site.baseUrl}/grazie-svizzera`);
+    expect(await page.locator('h1').textContent()).toBeTruthy();
+    const digits = telefono.replace(/\D/g, '');
+    const lead = await site.db('ebook_requests').where({ telefono: `+${digits}` }).first();
+    expect(lead).toMatchObject({ landing_path: '/educazione-investimenti', ebook_type: 'investment-education', utm_source: 'partner' });
+    await close();
+  });
+
+  it('shows the Italian error page for an invalid plain form', async () => {
+    const { page, close } = await openPage(browser, { javaScriptEnabled: false });
+    await page.goto(`${site.baseUrl}/`);
+    const form = await fillLeadForm(page, { nome: 'M', cognome: 'Villa', email: 'marco@example.it', telefono: italianMobile() });
+    await form.getByRole('button', { name: /guida/i }).click();
+    await page.waitForLoadState();
+    expect(await page.locator('h1').textContent()).toBe('Controlla i dati inseriti');
+    expect(await page.locator('body').textContent()).toContain(validationMessages.nome);
+    await close();
+  });
+});

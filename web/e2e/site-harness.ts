@@ -1,0 +1,101 @@
+import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import { freePort } from '@guida/testing/free-port';
+import { startApi, startWorker } from '@guida/testing/processes';
+import { testRedisUrl } from '@guida/testing/services';
+import { createTestDatabase } from '@guida/testing/test-database';
+import { deleteRedisKeys, uniquePrefix } from '@guida/testing/test-redis';
+
+/** Debian's Chromium, with the flags this machine needs (no sandbox, no background traffic). */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
+  });
+}
+
+/**
+ * The bundled API serving the built site, on a private copy of the test database and a
+ * private Redis prefix; with `withWorker`, the bundled worker too (analytics storage,
+ * SMS to the outbox).
+ */
+export async function startSite(env: Record<string, string> = {}, { withWorker = false } = {}) {
+  const database = await createTestDatabase();
+  const prefix = uniquePrefix('web');
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const processEnv = {
+    NODE_ENV: 'test',
+    LOG_LEVEL: withWorker ? 'info' : 'warn',
+    PORT: String(port),
+    PUBLIC_BASE_URL: baseUrl,
+    DATABASE_URL: database.url,
+    REDIS_URL: testRedisUrl(),
+    REDIS_KEY_PREFIX: prefix,
+    SESSION_SECRET: 'browser-test-session-secret-0123456789',
+    WEB_BUILD_DIR: 'web/build/client',
+    LEAD_RATE_LIMIT_PER_IP: '100000',
+    ...env,
+  };
+  const [api, worker] = await Promise.all([startApi(processEnv), withWorker ? startWorker(processEnv) : null]);
+  return {
+    baseUrl,
+    db: database.db,
+    async stop() {
+      await Promise.all([api.stop(), worker?.stop()]);
+      await deleteRedisKeys(prefix);
+      await database.drop();
+    },
+  };
+}
+
+export type Site = Awaited<ReturnType<typeof startSite>>;
+
+/**
+ * A page that fails the test on any console error or CSP violation (except those the
+ * test expects) and records the requests the page made.
+ */
+export async function openPage(browser: Browser, options: BrowserContextOptions & { allowConsoleErrors?: RegExp } = {}) {
+  const { allowConsoleErrors, ...contextOptions } = options;
+  const context = await browser.newContext({ locale: 'it-IT', ...contextOptions });
+  const page = await context.newPage();
+  const consoleErrors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() !== 'error') return;
+    if (allowConsoleErrors?.test(message.text())) return;
+    consoleErrors.push(message.text());
+  });
+  page.on('pageerror', (error) => consoleErrors.push(error.message));
+  return {
+    page,
+    context,
+    consoleErrors,
+    async close() {
+      await context.close();
+    },
+  };
+}
+
+/** Opens `url` and waits until React has hydrated the page (the form handled in JS). */
+export async function gotoInteractive(page: Page, url: string) {
+  await page.goto(url);
+  await page.waitForSelector('html[data-hydrated="true"]');
+}
+
+export async function fillLeadForm(page: Page, values: { nome?: string; cognome?: string; email?: string; telefono?: string }) {
+  const form = page.locator('form#richiedi-guida');
+  if (values.nome !== undefined) await form.getByLabel('Nome', { exact: true }).fill(values.nome);
+  if (values.cognome !== undefined) await form.getByLabel('Cognome', { exact: true }).fill(values.cognome);
+  if (values.email !== undefined) await form.getByLabel('Email', { exact: true }).fill(values.email);
+  if (values.telefono !== undefined) await form.getByLabel('Cellulare', { exact: true }).fill(values.telefono);
+  return form;
+}

@@ -1,0 +1,199 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ADMIN_PATHS,
+  CITY_PATHS,
+  FINANCE_LANDING_PATHS,
+  INDEXABLE_PATHS,
+  INVESTMENT_LANDING_PATHS,
+  THANK_YOU_PATHS,
+  TOPIC_PATHS,
+} from '../app/page-paths';
+import { launchChromium, openPage, startSite, type Site } from './site-harness';
+
+const PUBLIC_PATHS = [
+  ...FINANCE_LANDING_PATHS,
+  ...INVESTMENT_LANDING_PATHS,
+  '/trading-old',
+  ...TOPIC_PATHS,
+  ...CITY_PATHS,
+  '/privacy',
+  '/gdpr',
+  ...THANK_YOU_PATHS,
+  '/welcome',
+];
+const BUILD = path.resolve(import.meta.dirname, '../build/client');
+
+let site: Site;
+let browser: Browser;
+
+beforeAll(async () => {
+  [site, browser] = await Promise.all([startSite(), launchChromium()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await site?.stop();
+});
+
+describe('every public route', () => {
+  it('is prerendered HTML with its title, description, canonical URL and Open Graph tags', async () => {
+    for (const page of PUBLIC_PATHS) {
+      const response = await fetch(`${site.baseUrl}${page}`);
+      expect(response.status, page).toBe(200);
+      expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(response.headers.get('cache-control')).toBe('no-cache');
+      const html = await response.text();
+      expect(html, page).toContain('<html lang="it">');
+      const title = /<title>([^<]+)<\/title>/.exec(html)?.[1];
+      expect(title && title.length >= 10 && title.length <= 60, `${page} title "${title}"`).toBe(true);
+      expect(html).toMatch(/<meta name="description" content="[^"]{50,}"/);
+      expect(html).toMatch(/<meta property="og:title" content="[^"]+"/);
+      expect(html).toMatch(/<h1[^>]*>[^<]+/);
+      const canonical = /<link rel="canonical" href="([^"]+)"/.exec(html)?.[1];
+      expect(canonical, page).toMatch(/^http:\/\/localhost:3000\//);
+    }
+  });
+
+  it('shares one canonical URL per landing page variant', async () => {
+    const canonicalOf = async (page: string) =>
+      /<link rel="canonical" href="([^"]+)"/.exec(await (await fetch(`${site.baseUrl}${page}`)).text())?.[1];
+    for (const variant of FINANCE_LANDING_PATHS) expect(await canonicalOf(variant)).toBe('http://localhost:3000/');
+    for (const variant of INVESTMENT_LANDING_PATHS) {
+      expect(await canonicalOf(variant)).toBe('http://localhost:3000/educazione-investimenti');
+    }
+  });
+
+  it('keeps thank-you pages out of search results', async () => {
+    for (const page of [...THANK_YOU_PATHS, '/welcome']) {
+      expect(await (await fetch(`${site.baseUrl}${page}`)).text()).toContain('<meta name="robots" content="noindex, follow"/>');
+    }
+  });
+
+  it('loads without console errors or CSP violations', async () => {
+    const { page, consoleErrors, close } = await openPage(browser);
+    for (const url of ['/', '/trading-old', '/oro-svizzera', '/trading-milano', '/privacy', '/grazie-italia']) {
+      await page.goto(`${site.baseUrl}${url}`);
+      await page.waitForLoadState('networkidle');
+    }
+    expect(consoleErrors).toEqual([]);
+    await close();
+  });
+});
+
+describe('security headers', () => {
+  it('allow inline scripts only by hash and forbid framing', async () => {
+    const response = await fetch(`${site.baseUrl}/`);
+    const csp = response.headers.get('content-security-policy')!;
+    const scriptSrc = csp.split('; ').find((directive) => directive.startsWith('script-src '))!;
+    expect(scriptSrc).toMatch(/^script-src 'self'( 'sha256-[A-Za-z0-9+/=]+')+$/);
+    expect(csp).not.toContain('unsafe-inline');
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+});
+
+describe('the 404 page', () => {
+  it('answers unknown paths with HTTP 404 and the "Page Not Found" page', async () => {
+    const response = await fetch(`${site.baseUrl}/questa-pagina-non-esiste`);
+    expect(response.status).toBe(404);
+    const html = await response.text();
+    expect(html).toContain('<title>Page Not Found</title>');
+
+    // The browser logs the document's own 404 status; nothing else may fail.
+    const { page, consoleErrors, close } = await openPage(browser, { allowConsoleErrors: /status of 404/ });
+    await page.goto(`${site.baseUrl}/questa-pagina-non-esiste`);
+    expect(await page.title()).toBe('Page Not Found');
+    expect(await page.locator('h1').textContent()).toBe('Page Not Found');
+    expect(consoleErrors).toEqual([]);
+    await close();
+  });
+});
+
+describe('navigation', () => {
+  it('moves between pages without reloading and shows a spinner while a page loads', async () => {
+    const { page, close } = await openPage(browser);
+    await page.goto(`${site.baseUrl}/`);
+    await page.waitForLoadState('networkidle');
+    await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
+    // Slow down the privacy page's data so the spinner can be seen.
+    await page.route('**/privacy.data', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      await route.continue();
+    });
+    await page.getByRole('link', { name: 'Privacy Policy', exact: true }).click();
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Caricamento in corso' }).count()).toBe(1);
+    await page.waitForURL(`${site.baseUrl}/privacy`);
+    await expect.poll(() => page.locator('h1').textContent()).toMatch(/dati personali|privacy/i);
+    expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+    await close();
+  });
+
+  it('serves the admin routes as a client-side app', async () => {
+    for (const adminPath of ADMIN_PATHS) {
+      const response = await fetch(`${site.baseUrl}${adminPath}`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('x-robots-tag')).toBe('noindex, nofollow');
+    }
+    const { page, close } = await openPage(browser);
+    await page.goto(`${site.baseUrl}/admin/login`);
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Accesso amministratori');
+    await close();
+  });
+});
+
+describe('the build', () => {
+  const htmlFiles = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+      entry.isDirectory() ? htmlFiles(path.join(dir, entry.name)) : entry.name === 'index.html' ? [path.join(dir, entry.name)] : [],
+    );
+
+  it('loads the page code only after the first paint (no preload competing with the stylesheet)', async () => {
+    const html = await (await fetch(`${site.baseUrl}/`)).text();
+    expect(html).not.toContain('rel="modulepreload"');
+    expect(html).toMatch(/<script type="module">requestAnimationFrame\(/);
+  });
+
+  it('keeps zod out of the first load (validation code comes after the page is interactive)', async () => {
+    const html = await (await fetch(`${site.baseUrl}/`)).text();
+    const chunks = JSON.parse(/const href of (\[[^\]]+\])/.exec(html)![1]!) as string[];
+    expect(chunks.length).toBeGreaterThan(3);
+    for (const chunk of chunks) {
+      const code = await (await fetch(`${site.baseUrl}${chunk}`)).text();
+      expect(code, chunk).not.toMatch(/\$ZodType|ZodError/);
+    }
+  });
+
+  it('keeps admin code out of every public page', () => {
+    const adminChunks = readdirSync(path.join(BUILD, 'assets')).filter((file) => /^admin-/.test(file));
+    expect(adminChunks.length).toBeGreaterThan(0);
+    for (const file of htmlFiles(BUILD)) {
+      const html = readFileSync(file, 'utf8');
+      for (const chunk of adminChunks) expect(html, file).not.toContain(chunk);
+    }
+    const publicChunks = readdirSync(path.join(BUILD, 'assets')).filter((file) => file.endsWith('.js') && !/^admin-/.test(file));
+    for (const chunk of publicChunks) {
+      expect(readFileSync(path.join(BUILD, 'assets', chunk), 'utf8'), chunk).not.toContain('Accesso amministratori');
+    }
+  });
+
+  it('serves hashed assets for a year and precompressed', async () => {
+    const html = await (await fetch(`${site.baseUrl}/`)).text();
+    const asset = /"(\/assets\/entry\.client-[^"]+\.js)"/.exec(html)!;
+    const url = `${site.baseUrl}${asset[1]}`;
+    const response = await fetch(url, { headers: { 'Accept-Encoding': 'br' } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(response.headers.get('content-encoding')).toBe('br');
+  });
+
+  it('publishes robots.txt and a sitemap of the indexable pages', async () => {
+    const robots = await (await fetch(`${site.baseUrl}/robots.txt`)).text();
+    expect(robots).toContain('Disallow: /admin');
+    expect(robots).toContain('Sitemap: http://localhost:3000/sitemap.xml');
+    const sitemap = await (await fetch(`${site.baseUrl}/sitemap.xml`)).text();
+    for (const page of INDEXABLE_PATHS) expect(sitemap).toContain(`<loc>http://localhost:3000${page}</loc>`);
+    expect(sitemap).not.toContain('grazie');
+  });
+});

@@ -1,0 +1,59 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '@guida/testing/wait-for';
+import { fillLeadForm, gotoInteractive, launchChromium, openPage, startSite, type Site } from './site-harness';
+
+let site: Site;
+let browser: Browser;
+beforeAll(async () => {
+  [site, browser] = await Promise.all([startSite({}, { withWorker: true }), launchChromium()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await site?.stop();
+});
+
+describe('first-party analytics, browser to database', () => {
+  it('records page views, the funnel, form actions and section time of a visit', async () => {
+    const { page, close } = await openPage(browser, { viewport: { width: 1280, height: 900 } });
+    await gotoInteractive(page, `${site.baseUrl}/?utm_source=newsletter&utm_campaign=inverno`);
+    const sessionId = await page.evaluate(() => sessionStorage.getItem('guida-analytics-session'));
+    expect(sessionId).toMatch(/^[A-Za-z0-9_-]{21}$/);
+
+    const form = await fillLeadForm(page, { nome: 'Elisa', cognome: 'Marchi', email: 'elisa@example.it', telefono: '347 900 1234' });
+    await form.getByRole('checkbox').check();
+    await form.getByRole('button', { name: /guida/i }).click();
+    await page.waitForURL(`${site.baseUrl}/grazie-italia`);
+    // Leaving the site sends what is still queued (sendBeacon on page hide).
+    await page.goto('about:blank');
+    await close();
+
+    const stored = () =>
+      Promise.all([
+        site.db('page_views').where({ session_id: sessionId }).orderBy('timestamp').pluck('path'),
+        site.db('conversion_funnel').where({ session_id: sessionId }).pluck('step'),
+        site.db('form_interactions').where({ session_id: sessionId }).pluck('action'),
+        site.db('section_views').where({ session_id: sessionId }).pluck('section'),
+      ]);
+    const [views, steps, actions, sections] = await waitFor(
+      async () => {
+        const result = await stored();
+        return result[0].length >= 2 && result[1].includes('success') && result[2].includes('page_exit') && result;
+      },
+      { timeoutMs: 20_000, what: 'the visit to be stored' },
+    );
+    expect(views).toEqual(['/', '/grazie-italia']);
+    expect(new Set(steps)).toEqual(new Set(['landing', 'form_view', 'form_start', 'form_submit', 'success']));
+    expect(actions).toEqual(expect.arrayContaining(['view_form', 'start_typing', 'submit_attempt', 'submit_success', 'page_exit']));
+    expect(sections).toContain('hero');
+
+    const landing = await site.db('conversion_funnel').where({ session_id: sessionId, step: 'landing' }).first();
+    expect(landing).toMatchObject({ landing_path: '/', utm_source: 'newsletter' });
+    expect(landing.metadata).toMatchObject({ utm_campaign: 'inverno' });
+    const firstView = await site.db('page_views').where({ session_id: sessionId, path: '/' }).first();
+    expect(firstView).toMatchObject({ device: 'Desktop', browser: 'Chrome', os: 'Linux', language: 'it-IT', screen_resolution: '1280x900' });
+    expect(firstView.ip_address).toMatch(/^127\.0\.0\.0$|::$/);
+    const typing = await site.db('form_interactions').where({ session_id: sessionId, action: 'start_typing' }).pluck('field_name');
+    expect(typing).toEqual(expect.arrayContaining(['nome', 'cognome', 'email', 'telefono']));
+  }, 60_000);
+});

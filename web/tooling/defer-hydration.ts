@@ -1,0 +1,59 @@
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+const MODULE_SCRIPT = /<script type="module" async="">([\s\S]*?)<\/script>/;
+const MODULE_PRELOAD = /<link rel="modulepreload" href="([^"]+)"\/>/g;
+const SIDE_EFFECT_IMPORT = /^import "([^"]+)";$/;
+const NAMESPACE_IMPORT = /^import \* as (\w+) from "([^"]+)";$/;
+
+/**
+ * Rewrites React Router's hydration script so the JavaScript starts loading after the
+ * first frame is painted instead of competing with the stylesheet for the first paint:
+ * the static imports become dynamic ones run after a frame, and the modulepreload hints
+ * are added then (in parallel) instead of in <head>. The page is usable before (the form
+ * posts without JavaScript) and becomes interactive as soon as the code arrives.
+ */
+export function deferHydration(html: string): string {
+  const script = MODULE_SCRIPT.exec(html);
+  if (!script) throw new Error('React Router hydration script not found: has its output format changed?');
+  const preloads = [...html.matchAll(MODULE_PRELOAD)].map((match) => match[1]!);
+  const sideEffects: string[] = [];
+  const namespaces: [string, string][] = [];
+  const rest: string[] = [];
+  for (const line of script[1]!.split('\n').map((text) => text.trim()).filter(Boolean)) {
+    const sideEffect = SIDE_EFFECT_IMPORT.exec(line);
+    const namespace = NAMESPACE_IMPORT.exec(line);
+    if (sideEffect) sideEffects.push(sideEffect[1]!);
+    else if (namespace) namespaces.push([namespace[1]!, namespace[2]!]);
+    else if (line.startsWith('import ') && !line.startsWith('import(')) {
+      throw new Error(`unexpected import in the hydration script: ${line}`);
+    } else rest.push(line);
+  }
+  const deferred = [
+    'requestAnimationFrame(() => setTimeout(async () => {',
+    `for (const href of ${JSON.stringify(preloads)}) {`,
+    "const link = document.createElement('link'); link.rel = 'modulepreload'; link.href = href; document.head.appendChild(link);",
+    '}',
+    ...sideEffects.map((src) => `await import(${JSON.stringify(src)});`),
+    `const [${namespaces.map(([name]) => name).join(', ')}] = await Promise.all([${namespaces
+      .map(([, src]) => `import(${JSON.stringify(src)})`)
+      .join(', ')}]);`,
+    ...rest,
+    '}, 0));',
+  ].join('\n');
+  return html.replace(MODULE_PRELOAD, '').replace(script[0], `<script type="module">${deferred}</script>`);
+}
+
+async function* htmlFiles(dir: string): AsyncGenerator<string> {
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) yield* htmlFiles(full);
+    else if (entry.name.endsWith('.html')) yield full;
+  }
+}
+
+export async function deferHydrationInBuild(clientDir: string) {
+  for await (const file of htmlFiles(clientDir)) {
+    await writeFile(file, deferHydration(await readFile(file, 'utf8')));
+  }
+}

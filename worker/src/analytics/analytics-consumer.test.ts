@@ -1,0 +1,136 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ANALYTICS_CONSUMER_GROUP,
+  ANALYTICS_ENTRY_FIELD,
+  analyticsStreamKey,
+} from '@guida/shared/jobs/analytics-stream';
+import type { IngestedEvent } from '@guida/shared/schemas/analytics';
+import { createLogger } from '@guida/shared/server/logger';
+import { testRedisUrl } from '@guida/testing/services';
+import { waitFor } from '@guida/testing/wait-for';
+import { createTestWorker, type TestWorker } from '../testing/test-worker';
+import { startAnalyticsConsumer } from './analytics-consumer';
+
+let worker: TestWorker;
+let redis: Redis;
+const logger = createLogger({ service: 'analytics-test', level: 'silent' });
+
+beforeAll(async () => {
+  // No BullMQ workers: each test runs the consumers it needs.
+  worker = await createTestWorker({}, { start: false });
+  redis = new Redis(testRedisUrl());
+});
+afterAll(async () => {
+  redis.disconnect();
+  await worker.close();
+});
+
+const key = () => analyticsStreamKey(worker.config.REDIS_KEY_PREFIX);
+const at = () => new Date().toISOString();
+const append = (events: IngestedEvent[]) => redis.xadd(key(), '*', ANALYTICS_ENTRY_FIELD, JSON.stringify(events));
+const rows = async (table: string, sessionId: string) =>
+  (await worker.db(table).where({ session_id: sessionId }).count({ n: '*' }).first())!.n as number;
+
+function consumer(claimIdleMs = 30_000) {
+  return startAnalyticsConsumer({
+    redis: new Redis(testRedisUrl()),
+    db: worker.db,
+    logger,
+    prefix: worker.config.REDIS_KEY_PREFIX,
+    blockMs: 100,
+    claimIdleMs,
+  });
+}
+
+describe('analytics consumer', () => {
+  it('stores every kind of event in its table and empties the stream', async () => {
+    const session = `s-${randomUUID()}`;
+    await append([
+      {
+        type: 'page-view',
+        eventId: randomUUID(),
+        at: at(),
+        ipAddress: '203.0.113.0',
+        data: { sessionId: session, path: '/oro-svizzera', referrer: null, device: 'Mobile', browser: 'Chrome', os: 'Android', language: 'it-CH', screenResolution: '390x844', userAgent: 'UA' },
+      },
+      { type: 'conversion', eventId: randomUUID(), at: at(), ipAddress: null, data: { sessionId: session, step: 'landing', metadata: { path: '/oro-svizzera', utm_source: 'google' } } },
+      { type: 'section-view', eventId: randomUUID(), at: at(), ipAddress: null, data: { sessionId: session, section: 'hero', timeSpent: 9, path: '/oro-svizzera' } },
+      { type: 'form-interaction', eventId: randomUUID(), at: at(), ipAddress: null, data: { sessionId: session, action: 'page_exit', fieldName: 'telefono', timeOnPage: 42, scrollDepth: 80, path: '/oro-svizzera' } },
+    ]);
+    const running = consumer();
+    try {
+      await waitFor(async () => (await rows('form_interactions', session)) === 1);
+      expect(await worker.db('page_views').where({ session_id: session }).first()).toMatchObject({
+        path: '/oro-svizzera',
+        ip_address: '203.0.113.0',
+        device: 'Mobile',
+        screen_resolution: '390x844',
+      });
+      expect(await worker.db('conversion_funnel').where({ session_id: session }).first()).toMatchObject({
+        step: 'landing',
+        landing_path: '/oro-svizzera',
+        utm_source: 'google',
+      });
+      expect(await worker.db('section_views').where({ session_id: session }).first()).toMatchObject({ section: 'hero', time_spent: 9 });
+      expect(await worker.db('form_interactions').where({ session_id: session }).first()).toMatchObject({
+        action: 'page_exit',
+        field_name: 'telefono',
+        time_on_page: 42,
+        scroll_depth: 80,
+      });
+      await waitFor(async () => (await redis.xlen(key())) === 0);
+    } finally {
+      await running.stop();
+    }
+  });
+
+  it('stores a replayed batch once', async () => {
+    const session = `s-${randomUUID()}`;
+    const batch: IngestedEvent[] = [
+      { type: 'section-view', eventId: randomUUID(), at: at(), ipAddress: null, data: { sessionId: session, section: 'a', timeSpent: 1 } },
+      { type: 'section-view', eventId: randomUUID(), at: at(), ipAddress: null, data: { sessionId: session, section: 'b', timeSpent: 2 } },
+    ];
+    await append(batch);
+    await append(batch);
+    const running = consumer();
+    try {
+      await waitFor(async () => (await redis.xlen(key())) === 0);
+      expect(await rows('section_views', session)).toBe(2);
+    } finally {
+      await running.stop();
+    }
+  });
+
+  it('loses nothing when a worker dies mid-batch: another one takes its entries over', async () => {
+    const session = `s-${randomUUID()}`;
+    await append([{ type: 'section-view', eventId: randomUUID(), at: at(), ipAddress: null, data: { sessionId: session, section: 'a', timeSpent: 1 } }]);
+    // A worker reads the entry and dies before storing it: the entry stays pending under its name.
+    await redis.xgroup('CREATE', key(), ANALYTICS_CONSUMER_GROUP, '0', 'MKSTREAM').catch(() => undefined);
+    const read = await redis.call('XREADGROUP', 'GROUP', ANALYTICS_CONSUMER_GROUP, 'dead-worker', 'COUNT', 10, 'STREAMS', key(), '>');
+    expect(read).not.toBeNull();
+    expect(await rows('section_views', session)).toBe(0);
+
+    const running = consumer(200);
+    try {
+      await waitFor(async () => (await rows('section_views', session)) === 1, { timeoutMs: 10_000 });
+      await waitFor(async () => (await redis.xlen(key())) === 0);
+    } finally {
+      await running.stop();
+    }
+  });
+
+  it('drops a malformed entry and goes on with the rest', async () => {
+    const session = `s-${randomUUID()}`;
+    await redis.xadd(key(), '*', ANALYTICS_ENTRY_FIELD, '{not json');
+    await append([{ type: 'section-view', eventId: randomUUID(), at: at(), ipAddress: null, data: { sessionId: session, section: 'a', timeSpent: 1 } }]);
+    const running = consumer();
+    try {
+      await waitFor(async () => (await rows('section_views', session)) === 1);
+      await waitFor(async () => (await redis.xlen(key())) === 0);
+    } finally {
+      await running.stop();
+    }
+  });
+});

@@ -1,0 +1,108 @@
+import type { Knex } from 'knex';
+import type { IngestedEvent } from '@guida/shared/schemas/analytics';
+import { preparedStatement } from '@guida/shared/server/prepared-statement';
+
+/*
+ * One multi-row INSERT per table and batch: the rows go as arrays and unnest() turns them
+ * back into rows. ON CONFLICT on the client event id makes a replayed batch a no-op.
+ */
+const insertPageViews = preparedStatement(
+  'insert-page-views',
+  `INSERT INTO page_views (event_id, session_id, path, referrer, user_agent, ip_address, device, browser, os,
+     screen_resolution, language, timestamp)
+   SELECT * FROM unnest(:eventIds::uuid[], :sessionIds::text[], :paths::text[], :referrers::text[], :userAgents::text[],
+     :ipAddresses::text[], :devices::text[], :browsers::text[], :oses::text[], :screens::text[], :languages::text[],
+     :times::timestamptz[])
+   ON CONFLICT (event_id) DO NOTHING`,
+);
+
+const insertConversions = preparedStatement(
+  'insert-conversions',
+  `INSERT INTO conversion_funnel (event_id, session_id, step, metadata, timestamp)
+   SELECT * FROM unnest(:eventIds::uuid[], :sessionIds::text[], :steps::text[], :metadata::jsonb[], :times::timestamptz[])
+   ON CONFLICT (event_id) DO NOTHING`,
+);
+
+const insertSectionViews = preparedStatement(
+  'insert-section-views',
+  `INSERT INTO section_views (event_id, session_id, section, time_spent, path, timestamp)
+   SELECT * FROM unnest(:eventIds::uuid[], :sessionIds::text[], :sections::text[], :timeSpent::int[], :paths::text[],
+     :times::timestamptz[])
+   ON CONFLICT (event_id) DO NOTHING`,
+);
+
+const insertFormInteractions = preparedStatement(
+  'insert-form-interactions',
+  `INSERT INTO form_interactions (event_id, session_id, action, field_name, error_message, time_on_page, scroll_depth,
+     path, timestamp)
+   SELECT * FROM unnest(:eventIds::uuid[], :sessionIds::text[], :actions::text[], :fieldNames::text[],
+     :errorMessages::text[], :timeOnPage::int[], :scrollDepth::int[], :paths::text[], :times::timestamptz[])
+   ON CONFLICT (event_id) DO NOTHING`,
+);
+
+type Field = string | number | null;
+const column = (events: IngestedEvent[], key: string): Field[] =>
+  events.map((event) => (event.data[key] ?? null) as Field);
+const base = (events: IngestedEvent[]) => ({
+  eventIds: events.map((event) => event.eventId),
+  sessionIds: column(events, 'sessionId'),
+  times: events.map((event) => event.at),
+});
+
+/** Stores a batch of events of every type in one transaction; returns the rows inserted. */
+export async function insertAnalyticsEvents(db: Knex, events: IngestedEvent[]): Promise<number> {
+  const byType = (type: IngestedEvent['type']) => events.filter((event) => event.type === type);
+  const pageViews = byType('page-view');
+  const conversions = byType('conversion');
+  const sections = byType('section-view');
+  const interactions = byType('form-interaction');
+
+  return db.transaction(async (trx) => {
+    let inserted = 0;
+    if (pageViews.length > 0) {
+      const result = await insertPageViews(trx, {
+        ...base(pageViews),
+        paths: column(pageViews, 'path'),
+        referrers: column(pageViews, 'referrer'),
+        userAgents: column(pageViews, 'userAgent'),
+        ipAddresses: pageViews.map((event) => event.ipAddress),
+        devices: column(pageViews, 'device'),
+        browsers: column(pageViews, 'browser'),
+        oses: column(pageViews, 'os'),
+        screens: column(pageViews, 'screenResolution'),
+        languages: column(pageViews, 'language'),
+      });
+      inserted += result.rowCount ?? 0;
+    }
+    if (conversions.length > 0) {
+      const result = await insertConversions(trx, {
+        ...base(conversions),
+        steps: column(conversions, 'step'),
+        metadata: conversions.map((event) => JSON.stringify(event.data.metadata ?? {})),
+      });
+      inserted += result.rowCount ?? 0;
+    }
+    if (sections.length > 0) {
+      const result = await insertSectionViews(trx, {
+        ...base(sections),
+        sections: column(sections, 'section'),
+        timeSpent: column(sections, 'timeSpent'),
+        paths: column(sections, 'path'),
+      });
+      inserted += result.rowCount ?? 0;
+    }
+    if (interactions.length > 0) {
+      const result = await insertFormInteractions(trx, {
+        ...base(interactions),
+        actions: column(interactions, 'action'),
+        fieldNames: column(interactions, 'fieldName'),
+        errorMessages: column(interactions, 'errorMessage'),
+        timeOnPage: column(interactions, 'timeOnPage'),
+        scrollDepth: column(interactions, 'scrollDepth'),
+        paths: column(interactions, 'path'),
+      });
+      inserted += result.rowCount ?? 0;
+    }
+    return inserted;
+  });
+}

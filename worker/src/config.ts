@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import {
+  commonEnv,
+  httpUrl,
+  intEnv,
+  loadConfigOrExit,
+  requireHttpsInProduction,
+  requireTwilioSettings,
+  twilioEnv,
+} from '@guida/shared/config';
+
+export const workerEnvSchema = z
+  .object({
+    ...commonEnv,
+    ...twilioEnv,
+    /** Seconds an SMS may wait at the provider before it fails instead of arriving late. */
+    SMS_VALIDITY_SECONDS: intEnv(300, 60, 14_400),
+    CRM_WEBHOOK_URL: httpUrl.optional(),
+    CRM_WEBHOOK_SECRET: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
+    CRM_TIMEOUT_MS: intEnv(10_000, 100, 120_000),
+    /** smtp(s)://user:pass@host:port; unset = emails go to the outbox table (development). */
+    SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
+    EMAIL_FROM: z.string().min(3).default('Guida Finanza <noreply@localhost>'),
+    RETENTION_MONTHS: intEnv(24, 1, 120),
+    /** Jobs each worker process runs at once, per queue. */
+    WORKER_CONCURRENCY: intEnv(50, 1, 1000),
+    /** Base delays of the jittered exponential retries, per queue. */
+    SMS_RETRY_BASE_MS: intEnv(2000, 1, 3_600_000),
+    CRM_RETRY_BASE_MS: intEnv(60_000, 1, 3_600_000),
+    EMAIL_RETRY_BASE_MS: intEnv(30_000, 1, 3_600_000),
+    /** How often pending deliveries without a job are looked for, and how old they must be. */
+    SWEEP_INTERVAL_MS: intEnv(30_000, 100, 3_600_000),
+    SWEEP_GRACE_MS: intEnv(10_000, 0, 3_600_000),
+    /** Milliseconds active jobs get to finish on SIGTERM before they are handed back. */
+    SHUTDOWN_GRACE_MS: intEnv(25_000, 1000, 300_000),
+  })
+  .superRefine(requireTwilioSettings)
+  .superRefine(requireHttpsInProduction)
+  .superRefine((value, ctx) => {
+    if (value.CRM_WEBHOOK_URL && !value.CRM_WEBHOOK_SECRET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['CRM_WEBHOOK_SECRET'],
+        message: 'required when CRM_WEBHOOK_URL is set (the CRM checks the signature with it)',
+      });
+    }
+  });
+
+export type WorkerConfig = z.output<typeof workerEnvSchema>;
+
+export const loadWorkerConfig = (env: Record<string, string | undefined> = process.env) =>
+  loadConfigOrExit(workerEnvSchema, env);

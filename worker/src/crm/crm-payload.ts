@@ -1,0 +1,30 @@
+import type { CrmEvent } from '@guida/shared/jobs/crm';
+import type { LeadRow } from './crm.repo';
+
+/** The JSON the CRM receives; documented in docs/crm-webhook.md. */
+export function crmPayload(delivery: { id: number; event: CrmEvent; created_at: Date }, lead: LeadRow) {
+  return {
+    id: delivery.id,
+    event: delivery.event,
+    occurredAt: delivery.created_at.toISOString(),
+    lead: {
+      id: lead.id,
+      nome: lead.nome,
+      cognome: lead.cognome,
+      email: lead.email,
+      telefono: lead.telefono,
+      country: lead.country,
+      ebookType: lead.ebook_type,
+      source: lead.source,
+      landingPath: lead.landing_path,
+      utmSource: lead.utm_source,
+      utmMedium: lead.utm_medium,
+      utmCampaign: lead.utm_campaign,
+      gdprConsent: lead.gdpr_consent,
+      marketingConsent: lead.marketing_consent,
+      consentVersion: lead.consent_version,
+      consentTimestamp: lead.consent_timestamp?.toISOString() ?? null,
+      createdAt: lead.created_at.toISOString(),
+    },
+  };
+}

@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { deliverToCrmJob } from '@guida/shared/jobs/crm';
+import { startFakeCrm, type FakeCrm } from '@guida/testing/fake-crm-server';
+import { waitFor } from '@guida/testing/wait-for';
+import { insertLead } from '../testing/lead-fixture';
+import { createTestWorker, type TestWorker } from '../testing/test-worker';
+import { signCrmBody } from './crm-webhook-client';
+
+const SECRET = 'crm-shared-secret-for-tests';
+
+let crm: FakeCrm;
+let worker: TestWorker;
+
+beforeAll(async () => {
+  crm = await startFakeCrm();
+  worker = await createTestWorker({ CRM_WEBHOOK_URL: crm.url, CRM_WEBHOOK_SECRET: SECRET, CRM_TIMEOUT_MS: '2000' });
+});
+afterAll(async () => {
+  await worker.close();
+  await crm.close();
+});
+beforeEach(() => {
+  crm.requests.length = 0;
+  crm.respondAfter(0);
+});
+
+const deliveryRow = (id: number) => worker.db('crm_deliveries').where({ id }).first();
+const enqueue = (lead: { leadId: number; crmDeliveryId: number }) =>
+  worker.deps.queues.enqueue(deliverToCrmJob, { leadId: lead.leadId, deliveryId: lead.crmDeliveryId, event: 'lead.created' });
+const waitForStatus = (id: number, status: string) =>
+  waitFor(async () => {
+    const row = await deliveryRow(id);
+    return row.status === status && row;
+  }, { what: `CRM delivery ${id} to be ${status}` });
+
+describe('crm queue', () => {
+  it('retries a CRM that fails twice and records the delivery on the third try', async () => {
+    crm.failNext(2, 503);
+    const lead = await insertLead(worker.db, {
+      nome: 'Anna',
+      email: 'anna.bruno@example.it',
+      utm_source: 'newsletter',
+      landing_path: '/educazione-investimenti',
+    });
+    await enqueue(lead);
+
+    const requests = await crm.waitForRequests(3);
+    expect(requests.map((r) => r.answered)).toEqual([503, 503, 200]);
+    const row = await waitForStatus(lead.crmDeliveryId, 'delivered');
+    expect(row).toMatchObject({ attempts: 3, response_status: 200, last_error: null });
+    expect(row.delivered_at).toBeInstanceOf(Date);
+
+    const last = requests[2]!;
+    expect(last.headers['content-type']).toBe('application/json');
+    expect(last.headers['x-guida-event']).toBe('lead.created');
+    expect(last.headers['x-guida-delivery']).toBe(String(lead.crmDeliveryId));
+    const timestamp = Number(last.headers['x-guida-timestamp']);
+    expect(Math.abs(timestamp - Date.now() / 1000)).toBeLessThan(60);
+    expect(last.headers['x-guida-signature']).toBe(signCrmBody(SECRET, timestamp, last.body));
+
+    expect(JSON.parse(last.body)).toMatchObject({
+      id: lead.crmDeliveryId,
+      event: 'lead.created',
+      lead: {
+        id: lead.leadId,
+        nome: 'Anna',
+        email: 'anna.bruno@example.it',
+        telefono: lead.telefono,
+        utmSource: 'newsletter',
+        landingPath: '/educazione-investimenti',
+        gdprConsent: true,
+      },
+    });
+  });
+
+  it('records a final failure without retrying when the CRM refuses the payload', async () => {
+    crm.failNext(1, 422);
+    const lead = await insertLead(worker.db);
+    await enqueue(lead);
+    const row = await waitForStatus(lead.crmDeliveryId, 'failed');
+    expect(row).toMatchObject({ attempts: 1, response_status: 422, last_error: 'CRM answered HTTP 422' });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(crm.requests).toHaveLength(1);
+  });
+
+  it('treats a timeout as transient', async () => {
+    crm.respondAfter(2500);
+    const lead = await insertLead(worker.db);
+    await enqueue(lead);
+    await waitFor(async () => (await deliveryRow(lead.crmDeliveryId)).status === 'retrying', { timeoutMs: 10_000 });
+    crm.respondAfter(0);
+    const row = await waitForStatus(lead.crmDeliveryId, 'delivered');
+    expect(row.attempts).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe('crm queue without a CRM configured', () => {
+  it('marks the delivery skipped and sends nothing', async () => {
+    const bare = await createTestWorker();
+    try {
+      const lead = await insertLead(bare.db);
+      await bare.deps.queues.enqueue(deliverToCrmJob, {
+        leadId: lead.leadId,
+        deliveryId: lead.crmDeliveryId,
+        event: 'lead.created',
+      });
+      const row = await waitFor(async () => {
+        const found = await bare.db('crm_deliveries').where({ id: lead.crmDeliveryId }).first();
+        return found.status === 'skipped' && found;
+      });
+      expect(row.last_error).toBe('CRM_WEBHOOK_URL not set');
+    } finally {
+      await bare.close();
+    }
+  });
+});

@@ -1,0 +1,59 @@
+import { UnrecoverableError, type Job } from 'bullmq';
+import type { Knex } from 'knex';
+import { deliverToCrmJob } from '@guida/shared/jobs/crm';
+import type { Logger } from '@guida/shared/server/logger';
+import { crmPayload } from './crm-payload';
+import { loadCrmDelivery, loadLead, recordCrmAttempt } from './crm.repo';
+import { CrmDeliveryError, postToCrm, type CrmWebhookSettings } from './crm-webhook-client';
+
+export interface DeliverToCrmDeps {
+  db: Knex;
+  logger: Logger;
+  /** null when CRM_WEBHOOK_URL is unset: deliveries are marked skipped. */
+  webhook: CrmWebhookSettings | null;
+}
+
+/** Forwards a lead event to the CRM webhook, signed, retried with backoff over hours. */
+export function createDeliverToCrm(deps: DeliverToCrmDeps) {
+  return async function deliverToCrm(job: Job): Promise<string> {
+    const { deliveryId, leadId } = deliverToCrmJob.schema.parse(job.data);
+    const delivery = await loadCrmDelivery(deps.db, deliveryId);
+    if (!delivery) return 'skipped: delivery row no longer exists';
+    if (delivery.status !== 'pending' && delivery.status !== 'retrying') {
+      return `skipped: already ${delivery.status}`;
+    }
+    const attempts = job.attemptsMade + 1;
+    if (!deps.webhook) {
+      await recordCrmAttempt(deps.db, deliveryId, { status: 'skipped', attempts: 0, error: 'CRM_WEBHOOK_URL not set' });
+      return 'skipped: no CRM configured';
+    }
+    const lead = delivery.lead_id === null ? undefined : await loadLead(deps.db, delivery.lead_id);
+    if (!lead) {
+      await recordCrmAttempt(deps.db, deliveryId, { status: 'skipped', attempts: 0, error: 'lead erased' });
+      return 'skipped: the lead no longer exists';
+    }
+
+    const body = JSON.stringify(crmPayload(delivery, lead));
+    try {
+      const responseStatus = await postToCrm(deps.webhook, { id: deliveryId, event: delivery.event, body });
+      await recordCrmAttempt(deps.db, deliveryId, { status: 'delivered', attempts, responseStatus });
+      deps.logger.info({ leadId, deliveryId, attempts }, 'lead delivered to the CRM');
+      return 'delivered';
+    } catch (error) {
+      const failure =
+        error instanceof CrmDeliveryError ? error : new CrmDeliveryError((error as Error).message, false, null);
+      const lastAttempt = failure.permanent || attempts >= (job.opts.attempts ?? 1);
+      await recordCrmAttempt(deps.db, deliveryId, {
+        status: lastAttempt ? 'failed' : 'retrying',
+        attempts,
+        responseStatus: failure.responseStatus,
+        error: failure.message,
+      });
+      deps.logger.warn(
+        { leadId, deliveryId, attempts, responseStatus: failure.responseStatus },
+        lastAttempt ? 'CRM delivery failed for good' : 'CRM delivery failed; will retry',
+      );
+      throw lastAttempt ? new UnrecoverableError(failure.message) : failure;
+    }
+  };
+}

@@ -1,0 +1,54 @@
+import { SMS_STATUS_CALLBACK_PATH } from '@guida/shared/delivery-status';
+import { createDb } from '@guida/shared/server/db';
+import { createJobQueues } from '@guida/shared/server/job-queues';
+import type { Logger } from '@guida/shared/server/logger';
+import { createRedis } from '@guida/shared/server/redis';
+import type { WorkerConfig } from './config';
+import { createOutboxMailer, createSmtpMailer } from './email/mailer';
+import { createOutboxSmsProvider } from './sms/providers/outbox-sms-provider';
+import { createTwilioSmsProvider } from './sms/providers/twilio-sms-provider';
+import type { WorkerDeps } from './start-workers';
+
+/** Connections and providers chosen by the configuration; tests build it with their own. */
+export function createWorkerDependencies(config: WorkerConfig, logger: Logger): WorkerDeps & { close(): Promise<void> } {
+  const db = createDb(config.DATABASE_URL, {
+    applicationName: 'guida-worker',
+    logger,
+    poolMax: Math.min(config.WORKER_CONCURRENCY, 10),
+  });
+  const connection = createRedis(config.REDIS_URL, 'worker');
+  connection.on('error', (error) => logger.warn({ err: error.message }, 'redis connection error'));
+  const queues = createJobQueues({ connection, prefix: config.REDIS_KEY_PREFIX, logger });
+
+  const smsProvider =
+    config.SMS_PROVIDER === 'twilio'
+      ? createTwilioSmsProvider({
+          accountSid: config.TWILIO_ACCOUNT_SID!,
+          authToken: config.TWILIO_AUTH_TOKEN!,
+          from: config.TWILIO_FROM,
+          messagingServiceSid: config.TWILIO_MESSAGING_SERVICE_SID,
+          apiBaseUrl: config.TWILIO_API_BASE_URL,
+          statusCallbackUrl: `${config.PUBLIC_BASE_URL}${SMS_STATUS_CALLBACK_PATH}`,
+          validitySeconds: config.SMS_VALIDITY_SECONDS,
+        })
+      : createOutboxSmsProvider(db, logger);
+  const mailer = config.SMTP_URL
+    ? createSmtpMailer(config.SMTP_URL, config.EMAIL_FROM)
+    : createOutboxMailer(db, logger);
+
+  return {
+    config,
+    logger,
+    db,
+    connection,
+    queues,
+    smsProvider,
+    mailer,
+    async close() {
+      await queues.close();
+      connection.disconnect();
+      mailer.close();
+      await db.destroy();
+    },
+  };
+}

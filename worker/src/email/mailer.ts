@@ -1,0 +1,59 @@
+import type { Knex } from 'knex';
+import nodemailer from 'nodemailer';
+import type { Logger } from '@guida/shared/server/logger';
+
+export interface OutgoingEmail {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+export interface Mailer {
+  readonly name: 'smtp' | 'outbox';
+  send(email: OutgoingEmail): Promise<{ messageId: string }>;
+  close(): void;
+}
+
+export class EmailSendError extends Error {
+  constructor(
+    message: string,
+    readonly permanent: boolean,
+  ) {
+    super(message);
+    this.name = 'EmailSendError';
+  }
+}
+
+/** SMTP over SMTP_URL. A 5xx answer rejects this recipient for good; the rest is retried. */
+export function createSmtpMailer(smtpUrl: string, from: string): Mailer {
+  const transport = nodemailer.createTransport(smtpUrl);
+  return {
+    name: 'smtp',
+    async send(email) {
+      try {
+        const info = await transport.sendMail({ from, ...email });
+        return { messageId: info.messageId };
+      } catch (error) {
+        const { responseCode } = error as { responseCode?: number };
+        const permanent = typeof responseCode === 'number' && responseCode >= 500 && responseCode < 600;
+        throw new EmailSendError(`SMTP: ${(error as Error).message}`, permanent);
+      }
+    },
+    close: () => transport.close(),
+  };
+}
+
+/** Development mailer: emails are stored in outbox_messages, nothing leaves the machine. */
+export function createOutboxMailer(db: Knex, logger: Logger): Mailer {
+  return {
+    name: 'outbox',
+    async send(email) {
+      const [row] = await db('outbox_messages')
+        .insert({ channel: 'email', recipient: email.to, subject: email.subject, body: email.text })
+        .returning<{ id: number }[]>('id');
+      logger.info({ outboxId: row!.id }, 'email stored in the outbox (SMTP_URL unset)');
+      return { messageId: `outbox-${row!.id}` };
+    },
+    close: () => undefined,
+  };
+}

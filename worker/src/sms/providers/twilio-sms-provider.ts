@@ -1,0 +1,91 @@
+import http from 'node:http';
+import twilio from 'twilio';
+import type RequestClient from 'twilio/lib/base/RequestClient';
+import { z } from 'zod';
+import { SmsSendError, type SmsProvider } from './sms-provider';
+
+const TWILIO_DEFAULT_BASE = 'https://api.twilio.com';
+
+/**
+ * Twilio's own HTTP client, with every request sent to `baseUrl` instead of
+ * api.twilio.com: this is how tests and benchmarks point the real client at a local
+ * Twilio-compatible server.
+ */
+class BaseUrlRequestClient extends twilio.RequestClient {
+  private readonly base: URL;
+
+  constructor(baseUrl: string) {
+    super({ timeout: 15_000, keepAlive: true });
+    this.base = new URL(baseUrl);
+    if (this.base.protocol === 'http:') {
+      this.axios.defaults.httpAgent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+    }
+  }
+
+  override request<TData>(opts: RequestClient.RequestOptions<TData>) {
+    const target = new URL(opts.uri);
+    target.protocol = this.base.protocol;
+    target.host = this.base.host;
+    return super.request<TData>({ ...opts, uri: target.toString() });
+  }
+}
+
+/** What we rely on in Twilio's answer to "create message". */
+const createdMessageSchema = z.object({ sid: z.string().regex(/^(SM|MM)[0-9a-f]{32}$/i) });
+
+export interface TwilioSettings {
+  accountSid: string;
+  authToken: string;
+  from?: string | undefined;
+  messagingServiceSid?: string | undefined;
+  apiBaseUrl: string;
+  statusCallbackUrl: string;
+  validitySeconds: number;
+}
+
+/**
+ * Twilio answers 400 for requests that will never succeed (invalid or non-mobile
+ * number, blocked region, unsubscribed recipient); 429 when we go too fast; the rest
+ * (5xx, network, auth while credentials are being fixed) is worth retrying.
+ */
+export function classifyTwilioError(error: unknown): SmsSendError {
+  const { status, code, message } = error as { status?: unknown; code?: unknown; message?: unknown };
+  const text = typeof message === 'string' ? message : 'unknown Twilio error';
+  const codeText = code === undefined || code === null ? null : String(code);
+  if (status === 400) return new SmsSendError(text, 'permanent', codeText);
+  if (status === 429) return new SmsSendError(text, 'rate-limited', codeText, 1000);
+  return new SmsSendError(text, 'transient', codeText ?? (typeof status === 'number' ? `http-${status}` : null));
+}
+
+export function createTwilioSmsProvider(settings: TwilioSettings): SmsProvider {
+  const client = twilio(settings.accountSid, settings.authToken, {
+    autoRetry: false,
+    ...(settings.apiBaseUrl === TWILIO_DEFAULT_BASE
+      ? {}
+      : { httpClient: new BaseUrlRequestClient(settings.apiBaseUrl) }),
+  });
+  return {
+    name: 'twilio',
+    async send({ to, body }) {
+      let answer: unknown;
+      try {
+        answer = await client.messages.create({
+          to,
+          body,
+          ...(settings.messagingServiceSid
+            ? { messagingServiceSid: settings.messagingServiceSid }
+            : { from: settings.from! }),
+          statusCallback: settings.statusCallbackUrl,
+          validityPeriod: settings.validitySeconds,
+        });
+      } catch (error) {
+        throw classifyTwilioError(error);
+      }
+      const parsed = createdMessageSchema.safeParse(answer);
+      if (!parsed.success) {
+        throw new SmsSendError('unexpected answer from Twilio (no message sid)', 'transient', null);
+      }
+      return { providerMessageId: parsed.data.sid };
+    },
+  };
+}

@@ -1,0 +1,147 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { sendGuideSmsJob } from '@guida/shared/jobs/sms';
+import { TWILIO_ERRORS, startFakeTwilio, type FakeTwilio } from '@guida/testing/fake-twilio-server';
+import { startSmtpCapture, type SmtpCapture } from '@guida/testing/smtp-capture';
+import { waitFor } from '@guida/testing/wait-for';
+import { insertLead } from '../testing/lead-fixture';
+import { createTestWorker, type TestWorker } from '../testing/test-worker';
+import { gsm7Length } from './gsm7';
+
+let twilio: FakeTwilio;
+let smtp: SmtpCapture;
+let worker: TestWorker;
+
+beforeAll(async () => {
+  twilio = await startFakeTwilio();
+  smtp = await startSmtpCapture();
+  worker = await createTestWorker({
+    SMS_PROVIDER: 'twilio',
+    TWILIO_ACCOUNT_SID: twilio.accountSid,
+    TWILIO_AUTH_TOKEN: twilio.authToken,
+    TWILIO_FROM: 'GuidaFin',
+    TWILIO_API_BASE_URL: twilio.url,
+    SMTP_URL: smtp.url,
+  });
+});
+afterAll(async () => {
+  await worker.close();
+  await twilio.close();
+  await smtp.close();
+});
+beforeEach(() => {
+  twilio.messages.length = 0;
+  twilio.refused.length = 0;
+  smtp.emails.length = 0;
+});
+
+const smsRow = (leadId: number) => worker.db('sms_messages').where({ lead_id: leadId }).first();
+const timeline = async (leadId: number) => {
+  const sms = await smsRow(leadId);
+  const events = await worker.db('sms_events').where({ sms_message_id: sms.id }).orderBy('id');
+  return events.map((event) => event.status);
+};
+const waitForStatus = (leadId: number, status: string) =>
+  waitFor(async () => {
+    const row = await smsRow(leadId);
+    return row.status === status && row;
+  }, { what: `SMS of lead ${leadId} to be ${status}` });
+
+describe('sms queue with the real twilio client', () => {
+  it('sends one GSM-7 single-segment SMS with the personal link, validity period and callback', async () => {
+    const lead = await insertLead(worker.db, { nome: 'Nicolò' });
+    await worker.deps.queues.enqueue(sendGuideSmsJob, { leadId: lead.leadId });
+
+    const [message] = await twilio.waitForMessages(1);
+    expect(message).toMatchObject({
+      to: lead.telefono,
+      from: 'GuidaFin',
+      validityPeriod: '300',
+      statusCallback: 'https://guida.example.it/api/sms/status',
+    });
+    expect(message!.body).toBe(
+      `Ciao Nicolò, ecco la tua guida gratuita: https://guida.example.it/g/${lead.token} (link valido 30 giorni)`,
+    );
+    expect(gsm7Length(message!.body)).toBeLessThanOrEqual(160);
+
+    const row = await waitForStatus(lead.leadId, 'sent');
+    expect(row).toMatchObject({ provider: 'twilio', provider_message_id: message!.sid, attempts: 1 });
+    expect(row.sent_at).toBeInstanceOf(Date);
+    expect(await timeline(lead.leadId)).toEqual(['sent']);
+  });
+
+  it('retries a transient failure with backoff, then sends', async () => {
+    twilio.failNext(TWILIO_ERRORS.serverError);
+    const lead = await insertLead(worker.db);
+    await worker.deps.queues.enqueue(sendGuideSmsJob, { leadId: lead.leadId });
+
+    await twilio.waitForMessages(1);
+    const row = await waitForStatus(lead.leadId, 'sent');
+    expect(row.attempts).toBe(2);
+    expect(twilio.refused).toEqual([{ status: 500, code: 20500 }]);
+    expect(await timeline(lead.leadId)).toEqual(['retrying', 'sent']);
+  });
+
+  it('does not retry a permanent failure and sends the link by email instead', async () => {
+    twilio.failNext(TWILIO_ERRORS.invalidTo);
+    const lead = await insertLead(worker.db, { email: 'lucia.neri@example.it', nome: 'Lucia' });
+    await worker.deps.queues.enqueue(sendGuideSmsJob, { leadId: lead.leadId });
+
+    const row = await waitForStatus(lead.leadId, 'failed');
+    expect(row).toMatchObject({ attempts: 1, error_code: '21211' });
+    expect(row.failed_at).toBeInstanceOf(Date);
+
+    const [email] = await smtp.waitForEmails(1);
+    expect(email!.to).toEqual(['lucia.neri@example.it']);
+    expect(email!.subject).toBe('La tua guida gratuita');
+    expect(email!.text).toContain(`Scarica la tua guida gratuita: https://guida.example.it/g/${lead.token}`);
+    expect(email!.text).toContain('Ciao Lucia,');
+    await waitFor(async () => {
+      const message = await worker.db('email_messages').where({ lead_id: lead.leadId }).first();
+      return message?.status === 'delivered';
+    });
+
+    // Still exactly one request: no retry of a permanent failure.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(twilio.refused).toEqual([{ status: 400, code: 21211 }]);
+    expect(twilio.messages).toEqual([]);
+    expect(await timeline(lead.leadId)).toEqual(['failed']);
+  });
+
+  it('gives up after the last attempt and falls back to email', async () => {
+    const failures = Array(sendGuideSmsJob.attempts).fill(TWILIO_ERRORS.serverError);
+    twilio.failNext(...failures);
+    const lead = await insertLead(worker.db);
+    await worker.deps.queues.enqueue(sendGuideSmsJob, { leadId: lead.leadId });
+
+    const row = await waitForStatus(lead.leadId, 'failed');
+    expect(row.attempts).toBe(sendGuideSmsJob.attempts);
+    expect(twilio.refused).toHaveLength(sendGuideSmsJob.attempts);
+    await smtp.waitForEmails(1);
+  });
+
+  it('slows down on 429 and then sends', async () => {
+    twilio.failNext(TWILIO_ERRORS.tooManyRequests);
+    const lead = await insertLead(worker.db);
+    await worker.deps.queues.enqueue(sendGuideSmsJob, { leadId: lead.leadId });
+    await waitForStatus(lead.leadId, 'sent');
+    expect(twilio.refused).toEqual([{ status: 429, code: 20429 }]);
+    expect(twilio.messages).toHaveLength(1);
+  });
+
+  it('sends nothing twice: not for a repeated job, not to a phone served in the last 24 hours', async () => {
+    const first = await insertLead(worker.db);
+    await worker.deps.queues.enqueue(sendGuideSmsJob, { leadId: first.leadId });
+    await waitForStatus(first.leadId, 'sent');
+
+    // The same lead again under another job id (as after a manual re-queue).
+    await worker.deps.queues.queue('sms').add(sendGuideSmsJob.name, { leadId: first.leadId }, { jobId: 'again' });
+    // Another lead with the same phone, as if it bypassed the API's 24-hour window.
+    const second = await insertLead(worker.db, { telefono: first.telefono });
+    await worker.deps.queues.enqueue(sendGuideSmsJob, { leadId: second.leadId });
+
+    const skipped = await waitForStatus(second.leadId, 'skipped');
+    expect(skipped.error_message).toMatch(/24 hours/);
+    await waitFor(async () => (await worker.deps.queues.queue('sms').getJobState('again')) === 'completed');
+    expect(twilio.messages).toHaveLength(1);
+  });
+});

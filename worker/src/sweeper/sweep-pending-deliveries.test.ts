@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '@guida/shared/server/logger';
+import { insertLead } from '../testing/lead-fixture';
+import { createTestWorker, type TestWorker } from '../testing/test-worker';
+import { createSweepPendingDeliveries } from './sweep-pending-deliveries';
+
+let worker: TestWorker;
+const logger = createLogger({ service: 'sweeper-test', level: 'silent' });
+
+beforeAll(async () => {
+  // No workers running: the test looks at the jobs the sweep creates.
+  worker = await createTestWorker({}, { start: false });
+});
+afterAll(async () => {
+  await worker.close();
+});
+
+const sweepWithGrace = (graceMs: number) =>
+  createSweepPendingDeliveries({ db: worker.db, queues: worker.deps.queues, logger, graceMs });
+
+describe('sweeping unsent deliveries', () => {
+  it('enqueues pending and retrying deliveries that have no job, once', async () => {
+    const pending = await insertLead(worker.db);
+    const retrying = await insertLead(worker.db);
+    await worker.db('sms_messages').where({ lead_id: retrying.leadId }).update({ status: 'retrying' });
+    const sent = await insertLead(worker.db);
+    await worker.db('sms_messages').where({ lead_id: sent.leadId }).update({ status: 'sent' });
+    const [email] = await worker.db('email_messages')
+      .insert({ lead_id: pending.leadId, kind: 'guide-link' })
+      .returning('id');
+
+    const result = await sweepWithGrace(0)();
+    expect(result).toMatchObject({ sms: 2, crm: 3, email: 1 });
+
+    const sms = worker.deps.queues.queue('sms');
+    expect((await sms.getJob(`lead-${pending.leadId}`))?.data).toEqual({ leadId: pending.leadId });
+    expect((await sms.getJob(`lead-${retrying.leadId}`))?.data).toEqual({ leadId: retrying.leadId });
+    expect(await sms.getJob(`lead-${sent.leadId}`)).toBeUndefined();
+    const crmJob = await worker.deps.queues.queue('crm').getJob(`lead-${pending.leadId}`);
+    expect(crmJob?.data).toEqual({ leadId: pending.leadId, deliveryId: pending.crmDeliveryId, event: 'lead.created' });
+    expect(await worker.deps.queues.queue('email').getJob(`email-${email.id}`)).toBeDefined();
+
+    // A second sweep finds the jobs already there: nothing doubles.
+    await sweepWithGrace(0)();
+    expect(await sms.getJobCounts('waiting')).toEqual({ waiting: 2 });
+  });
+
+  it('leaves fresh deliveries to the API, which enqueues them itself', async () => {
+    const fresh = await insertLead(worker.db);
+    await sweepWithGrace(60_000)();
+    expect(await worker.deps.queues.queue('sms').getJob(`lead-${fresh.leadId}`)).toBeUndefined();
+  });
+
+  it('closes 24-hour phone windows that are over', async () => {
+    const lead = await insertLead(worker.db);
+    await worker.db('recent_phone_requests').insert([
+      { telefono: '+393400000001', lead_id: lead.leadId, requested_at: worker.db.raw("now() - interval '25 hours'") },
+      { telefono: '+393400000002', lead_id: lead.leadId },
+    ]);
+    const result = await sweepWithGrace(0)();
+    expect(result.closedWindows).toBe(1);
+    const left = await worker.db('recent_phone_requests').pluck('telefono');
+    expect(left).toEqual(['+393400000002']);
+  });
+});

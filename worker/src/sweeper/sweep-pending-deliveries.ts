@@ -1,0 +1,62 @@
+import type { Knex } from 'knex';
+import { deliverToCrmJob, type CrmEvent } from '@guida/shared/jobs/crm';
+import { sendEmailJob } from '@guida/shared/jobs/email';
+import { sendGuideSmsJob } from '@guida/shared/jobs/sms';
+import type { JobQueues } from '@guida/shared/server/job-queues';
+import type { Logger } from '@guida/shared/server/logger';
+
+export interface SweepDeps {
+  db: Knex;
+  queues: JobQueues;
+  logger: Logger;
+  /** Rows younger than this are left to the API, which enqueues right after the insert. */
+  graceMs: number;
+  batchSize?: number;
+}
+
+const UNSENT = ['pending', 'retrying'];
+
+/**
+ * Postgres is the record of what must still be delivered; Redis only schedules it. Every
+ * unsent delivery is (re-)added with its deterministic job id: a job that still exists
+ * is left alone, one that never reached Redis (or was lost with it) is created. Also
+ * closes expired 24-hour phone windows, so no phone number stays longer than needed.
+ */
+export function createSweepPendingDeliveries({ db, queues, logger, graceMs, batchSize = 1000 }: SweepDeps) {
+  const unsent = (table: string) =>
+    db(table)
+      .whereIn('status', UNSENT)
+      .where('updated_at', '<', db.raw('now() - make_interval(secs => ?)', [graceMs / 1000]))
+      .orderBy('updated_at')
+      .limit(batchSize);
+
+  return async function sweepPendingDeliveries() {
+    const sms = await unsent('sms_messages').select<{ lead_id: number }[]>('lead_id');
+    await queues.enqueueMany(sendGuideSmsJob, sms.map((row) => ({ leadId: row.lead_id })));
+
+    const crm = await unsent('crm_deliveries')
+      .whereNotNull('lead_id')
+      .select<{ id: number; lead_id: number; event: CrmEvent }[]>('id', 'lead_id', 'event');
+    await queues.enqueueMany(
+      deliverToCrmJob,
+      crm.map((row) => ({ deliveryId: row.id, leadId: row.lead_id, event: row.event })),
+    );
+
+    const email = await unsent('email_messages').select<{ id: number }[]>('id');
+    await queues.enqueueMany(sendEmailJob, email.map((row) => ({ emailMessageId: row.id })));
+
+    const closedWindows = await db('recent_phone_requests')
+      .whereIn(
+        'telefono',
+        db('recent_phone_requests')
+          .select('telefono')
+          .where('requested_at', '<', db.raw("now() - interval '24 hours'"))
+          .limit(batchSize),
+      )
+      .delete();
+
+    const result = { sms: sms.length, crm: crm.length, email: email.length, closedWindows };
+    if (sms.length + crm.length + email.length > 0) logger.info(result, 'swept unsent deliveries');
+    return result;
+  };
+}

@@ -1,0 +1,47 @@
+import { randomBytes } from 'node:crypto';
+import type { Knex } from 'knex';
+
+let counter = 0;
+
+export interface LeadFixture {
+  leadId: number;
+  crmDeliveryId: number;
+  token: string;
+  telefono: string;
+}
+
+/**
+ * A lead as the API stores it (lead, pending SMS and CRM delivery, download token),
+ * written directly: the worker's tests do not go through the API.
+ */
+export async function insertLead(db: Knex, overrides: Record<string, unknown> = {}): Promise<LeadFixture> {
+  counter += 1;
+  const telefono = (overrides.telefono as string | undefined) ?? `+39348${String(process.pid * 100 + counter).slice(-7).padStart(7, '0')}`;
+  return db.transaction(async (trx) => {
+    const [lead] = await trx('ebook_requests')
+      .insert({
+        nome: 'Mario',
+        cognome: 'Rossi',
+        email: 'mario.rossi@example.it',
+        ebook_type: 'general',
+        gdpr_consent: true,
+        consent_timestamp: trx.fn.now(),
+        country: telefono.startsWith('+41') ? 'CH' : 'IT',
+        ...overrides,
+        telefono,
+      })
+      .returning<{ id: number }[]>('id');
+    const leadId = lead!.id;
+    const token = randomBytes(16).toString('base64url');
+    await trx('sms_messages').insert({ lead_id: leadId });
+    await trx('download_tokens').insert({
+      lead_id: leadId,
+      token,
+      expires_at: trx.raw("now() + interval '30 days'"),
+    });
+    const [crm] = await trx('crm_deliveries')
+      .insert({ lead_id: leadId, event: 'lead.created' })
+      .returning<{ id: number }[]>('id');
+    return { leadId, crmDeliveryId: crm!.id, token, telefono };
+  });
+}

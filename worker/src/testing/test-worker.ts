@@ -1,0 +1,47 @@
+import { parseEnv } from '@guida/shared/config';
+import { createLogger } from '@guida/shared/server/logger';
+import { testRedisUrl } from '@guida/testing/services';
+import { createTestDatabase } from '@guida/testing/test-database';
+import { deleteRedisKeys, uniquePrefix } from '@guida/testing/test-redis';
+import { workerEnvSchema } from '../config';
+import { createWorkerDependencies } from '../dependencies';
+import { startWorkers } from '../start-workers';
+
+/**
+ * Worker dependencies on a private copy of the test database and a private Redis prefix,
+ * with short retry delays. `start: false` gives the dependencies without running workers.
+ */
+export async function createTestWorker(env: Record<string, string> = {}, { start = true } = {}) {
+  const database = await createTestDatabase();
+  const prefix = uniquePrefix('worker');
+  const config = parseEnv(workerEnvSchema, {
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: database.url,
+    REDIS_URL: testRedisUrl(),
+    REDIS_KEY_PREFIX: prefix,
+    PUBLIC_BASE_URL: 'https://guida.example.it',
+    SMS_RETRY_BASE_MS: '20',
+    CRM_RETRY_BASE_MS: '20',
+    EMAIL_RETRY_BASE_MS: '20',
+    // Tests run the sweep themselves.
+    SWEEP_INTERVAL_MS: '3600000',
+    ...env,
+  });
+  const deps = createWorkerDependencies(config, createLogger({ service: 'worker-test', level: config.LOG_LEVEL }));
+  const runtime = start ? startWorkers(deps) : null;
+  return {
+    config,
+    deps,
+    runtime,
+    db: database.db,
+    async close() {
+      await runtime?.close(5000);
+      await deps.close();
+      await deleteRedisKeys(prefix, config.REDIS_URL).catch(() => undefined);
+      await database.drop();
+    },
+  };
+}
+
+export type TestWorker = Awaited<ReturnType<typeof createTestWorker>>;
