@@ -104,7 +104,7 @@ export default tseslint.config(
     ),
   ]),
   {
-    files: ['scripts/**', 'bench/**', 'guides/**', '**/*.test.ts', 'testing/**', 'api/src/db/migrate.ts'],
+    files: ['scripts/**', 'bench/**', 'guides/**', '**/*.test.ts', 'testing/**', 'api/src/db/migrate.ts', 'api/src/admin/create-admin.ts'],
     rules: { 'no-console': 'off' },
   },
 );

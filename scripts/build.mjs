@@ -28,6 +28,7 @@ export async function buildServer() {
     entryPoints: {
       'api/dist/server': 'api/src/server.ts',
       'api/dist/migrate': 'api/src/db/migrate.ts',
+      'api/dist/create-admin': 'api/src/admin/create-admin.ts',
       'worker/dist/index': 'worker/src/index.ts',
     },
     outdir: '.',

@@ -12,6 +12,7 @@ import { liveStatsRouter } from './analytics/live-stats.routes';
 import { consentRouter } from './consent/consent.routes';
 import { siteRouter } from './site/site.routes';
 import { siteSettingsRouter } from './site/site-settings.routes';
+import { adminRouter } from './admin/admin.routes';
 
 /** Request bodies are small forms and event batches; anything bigger is refused (413). */
 const BODY_LIMIT = '16kb';
@@ -41,6 +42,7 @@ export function createApp(deps: ApiDeps) {
   app.use(consentRouter(deps));
   app.use(siteSettingsRouter(deps));
   app.use(liveStatsRouter(deps));
+  app.use('/api/admin', adminRouter(deps));
   app.use('/api', apiNotFound);
   app.use(siteRouter(deps));
   app.use(pageNotFound);

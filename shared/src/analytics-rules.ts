@@ -11,3 +11,6 @@ export const FORM_ACTIONS = [
 ] as const;
 export const DEVICES = ['Desktop', 'Mobile', 'Tablet'] as const;
 export const MAX_EVENTS_PER_BATCH = 100;
+
+/** Days in reports and filters are days in the operator's time zone. */
+export const OPERATOR_TIME_ZONE = 'Europe/Rome';

@@ -148,4 +148,9 @@ export const adminMessages = {
   crmRequeued: 'Invio al CRM rimesso in coda.',
   jobRetried: 'Job rimesso in coda.',
   jobNotFound: 'Job non trovato o non in errore.',
+  smsInProgress: 'L’SMS di questo lead è già in coda o in invio.',
+  crmInProgress: 'L’invio al CRM di questo lead è già in coda.',
+  noCrmDelivery: 'Questo lead non ha un invio al CRM da ripetere.',
+  queueNotFound: 'Coda sconosciuta.',
+  queueUnavailable: 'Code non raggiungibili: Redis non risponde. Riprova tra poco.',
 } as const;

@@ -34,6 +34,12 @@ export function requireAdmin(deps: ApiDeps, sessions: SessionStore): RequestHand
   };
 }
 
+/** The admin context that requireAdmin put on the request. */
+export function signedIn(req: Request) {
+  if (!req.admin) throw notSignedIn();
+  return req.admin;
+}
+
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**

@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import type { Knex } from 'knex';
 import { truncateIp } from '../http/client-ip';
+import { signedIn } from './admin-auth';
 
 export type AuditAction =
   | 'login_success'
@@ -34,4 +35,14 @@ export async function audit(
     details: entry.details ?? null,
     ip_address: truncateIp(req.ip),
   });
+}
+
+/** An action of the signed-in admin of this request. */
+export async function auditAdminAction(
+  db: Knex,
+  req: Request,
+  entry: { action: AuditAction; target?: { type: string; id: string | number }; details?: Record<string, unknown> },
+) {
+  const { user } = signedIn(req);
+  await audit(db, req, { userId: user.id, username: user.username, ...entry });
 }

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { FUNNEL_STEPS } from '@guida/shared/analytics-rules';
+import { FUNNEL_STEPS, OPERATOR_TIME_ZONE } from '@guida/shared/analytics-rules';
 
 export interface FunnelFilter {
   from: Date;
@@ -19,8 +19,6 @@ export interface FunnelRow {
   success: number;
 }
 
-/** Days are counted in the operator's time zone. */
-const TIME_ZONE = 'Europe/Rome';
 
 /**
  * Sessions reaching each funnel step, per day, landing page and campaign. A session is
@@ -42,7 +40,7 @@ export async function funnelByDay(db: Knex, filter: FunnelFilter): Promise<Funne
       ORDER BY session_id, landing_path, timestamp
     ),
     steps AS (
-      SELECT to_char(l.timestamp AT TIME ZONE '${TIME_ZONE}', 'YYYY-MM-DD') AS day, l.landing_path,
+      SELECT to_char(l.timestamp AT TIME ZONE '${OPERATOR_TIME_ZONE}', 'YYYY-MM-DD') AS day, l.landing_path,
         coalesce(l.utm_source, '(direct)') AS utm_source, c.step, c.session_id
       FROM landings l
       JOIN conversion_funnel c

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { deliverToCrmJob } from '@guida/shared/jobs/crm';
 import { startFakeCrm, type FakeCrm } from '@guida/testing/fake-crm-server';
 import { waitFor } from '@guida/testing/wait-for';
-import { insertLead } from '../testing/lead-fixture';
+import { insertLead } from '@guida/testing/lead-fixture';
 import { createTestWorker, type TestWorker } from '../testing/test-worker';
 import { signCrmBody } from './crm-webhook-client';
 

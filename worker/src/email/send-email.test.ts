@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendEmailJob } from '@guida/shared/jobs/email';
 import { startSmtpCapture, type SmtpCapture } from '@guida/testing/smtp-capture';
 import { waitFor } from '@guida/testing/wait-for';
-import { insertLead } from '../testing/lead-fixture';
+import { insertLead } from '@guida/testing/lead-fixture';
 import { createTestWorker, type TestWorker } from '../testing/test-worker';
 
 let smtp: SmtpCapture;

@@ -3,7 +3,7 @@ import { sendGuideSmsJob } from '@guida/shared/jobs/sms';
 import { TWILIO_ERRORS, startFakeTwilio, type FakeTwilio } from '@guida/testing/fake-twilio-server';
 import { startSmtpCapture, type SmtpCapture } from '@guida/testing/smtp-capture';
 import { waitFor } from '@guida/testing/wait-for';
-import { insertLead } from '../testing/lead-fixture';
+import { insertLead } from '@guida/testing/lead-fixture';
 import { createTestWorker, type TestWorker } from '../testing/test-worker';
 import { gsm7Length } from './gsm7';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@guida/shared/server/logger';
-import { insertLead } from '../testing/lead-fixture';
+import { insertLead } from '@guida/testing/lead-fixture';
 import { createTestWorker, type TestWorker } from '../testing/test-worker';
 import { createSweepPendingDeliveries } from './sweep-pending-deliveries';
 

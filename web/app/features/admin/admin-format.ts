@@ -1,17 +1,17 @@
+import { OPERATOR_TIME_ZONE } from '@guida/shared/analytics-rules';
 import type { DeliveryStatus, SmsStatus } from '@guida/shared/delivery-status';
 import type { EbookType } from '@guida/shared/lead-rules';
 
 /** Italian formats and labels of the admin pages (dates in the company's time zone). */
 
 const LOCALE = 'it-IT';
-const TIME_ZONE = 'Europe/Rome';
 
-const dateTimeFormat = new Intl.DateTimeFormat(LOCALE, { dateStyle: 'short', timeStyle: 'medium', timeZone: TIME_ZONE });
+const dateTimeFormat = new Intl.DateTimeFormat(LOCALE, { dateStyle: 'short', timeStyle: 'medium', timeZone: OPERATOR_TIME_ZONE });
 const clockFormat = new Intl.DateTimeFormat(LOCALE, {
   hour: '2-digit',
   minute: '2-digit',
   second: '2-digit',
-  timeZone: TIME_ZONE,
+  timeZone: OPERATOR_TIME_ZONE,
 });
 // Report days are calendar days already, so no time zone shift may apply to them.
 const dayFormat = new Intl.DateTimeFormat(LOCALE, { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'UTC' });

@@ -1,0 +1,212 @@
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminMessages } from '@guida/shared/messages';
+import { ADMIN_PASSWORD, createUser, signInAsAdmin } from '../testing/admin-session';
+import { createTestApi, type TestApi } from '../testing/test-api';
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await createTestApi();
+});
+afterAll(async () => {
+  await api.close();
+});
+
+const login = (username: string, password: string, ip = '203.0.113.7') =>
+  request(api.app).post('/api/admin/login').set('X-Forwarded-For', ip).send({ username, password });
+
+const sessionKeys = () => api.deps.redis.keys(`${api.prefix}:admin-session:*`);
+
+const ADMIN_ROUTES: [method: 'get' | 'post', path: string][] = [
+  ['get', '/api/admin/session'],
+  ['get', '/api/admin/leads'],
+  ['get', '/api/admin/leads/export.csv'],
+  ['get', '/api/admin/leads/1'],
+  ['post', '/api/admin/leads/1/resend-sms'],
+  ['post', '/api/admin/leads/1/redeliver-crm'],
+  ['get', '/api/admin/queues'],
+  ['get', '/api/admin/queues/sms/failed'],
+  ['post', '/api/admin/queues/sms/jobs/1/retry'],
+  ['get', '/api/admin/funnel'],
+  ['get', '/api/admin/consents'],
+];
+
+describe('admin login', () => {
+  it('signs an admin in with a session cookie that is httpOnly and SameSite=Strict, and audits it', async () => {
+    const user = await createUser(api);
+    const response = await login(user.username, ADMIN_PASSWORD);
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({
+      user: { id: user.id, username: user.username, isAdmin: true },
+      csrfToken: expect.stringMatching(/^[\w-]{43}$/),
+      expiresAt: expect.any(String),
+    });
+    const cookie = String(response.headers['set-cookie']);
+    expect(cookie).toMatch(/^guida_admin=[\w-]{43};/);
+    expect(cookie).toContain('HttpOnly');
+    expect(cookie).toContain('SameSite=Strict');
+    expect(response.headers['cache-control']).toBe('no-store');
+
+    const audit = await api.db('admin_audit_log').where({ user_id: user.id, action: 'login_success' });
+    expect(audit).toHaveLength(1);
+    expect(audit[0].ip_address).toBe('203.0.113.0');
+    expect((await api.db('users').where({ id: user.id }).first()).last_login_at).toBeInstanceOf(Date);
+  });
+
+  it('answers a wrong password, an unknown user and a non-admin alike, with a generic 401', async () => {
+    const admin = await createUser(api);
+    const plain = await createUser(api, { isAdmin: false });
+    for (const [username, password] of [
+      [admin.username, 'Sbagliata!Password1'],
+      ['nessuno-con-questo-nome', ADMIN_PASSWORD],
+      [plain.username, ADMIN_PASSWORD],
+    ] as const) {
+      const response = await login(username, password, '198.51.100.9');
+      expect(response.status).toBe(401);
+      expect(response.body).toEqual({ message: adminMessages.invalidCredentials });
+      expect(response.headers['set-cookie']).toBeUndefined();
+    }
+    const reasons = await api.db('admin_audit_log').where({ action: 'login_failure' }).pluck('details');
+    expect(reasons.map((details) => details.reason)).toEqual(
+      expect.arrayContaining(['wrong_password', 'unknown_user', 'not_admin']),
+    );
+  });
+
+  it('refuses an empty form with Italian field messages', async () => {
+    const response = await login('', '');
+    expect(response.status).toBe(400);
+    expect(response.body.errors).toEqual({ username: 'Inserisci il nome utente', password: 'Inserisci la password' });
+  });
+
+  it('locks a username after 5 failures, even for the right password, without locking the others', async () => {
+    const user = await createUser(api);
+    const other = await createUser(api);
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      expect((await login(user.username, `Sbagliata!${attempt}xxxxx`, '192.0.2.1')).status).toBe(401);
+    }
+    const locked = await login(user.username.toUpperCase(), ADMIN_PASSWORD, '192.0.2.2');
+    expect(locked.status).toBe(429);
+    expect(locked.body.message).toBe(adminMessages.tooManyAttempts);
+    expect(locked.headers['retry-after']).toBeDefined();
+    expect((await login(other.username, ADMIN_PASSWORD, '192.0.2.1')).status).toBe(200);
+  });
+
+  it('limits attempts per address to 30 in 15 minutes, whatever the usernames', async () => {
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 31; attempt += 1) {
+      statuses.push((await login(`sconosciuto${attempt}`, 'Sbagliata!Password1', '192.0.2.99')).status);
+    }
+    expect(statuses.slice(0, 30).every((status) => status === 401)).toBe(true);
+    expect(statuses[30]).toBe(429);
+  }, 30_000);
+
+  it('gives a new session id at every login (rotation): the old cookie stops working', async () => {
+    const first = await signInAsAdmin(api);
+    const again = await first.agent.post('/api/admin/login').send({ username: first.user.username, password: ADMIN_PASSWORD });
+    expect(again.status).toBe(200);
+    expect(String(again.headers['set-cookie'])).not.toBe(String(first.cookie));
+    const oldCookie = String(first.cookie).split(';')[0]!;
+    expect((await request(api.app).get('/api/admin/session').set('Cookie', oldCookie)).status).toBe(401);
+    expect((await first.agent.get('/api/admin/session')).status).toBe(200);
+  });
+
+  it('uses a Secure __Host- cookie when the site is served over https', async () => {
+    const secureApi = await createTestApi({ PUBLIC_BASE_URL: 'https://guida.example.it' });
+    try {
+      const user = await createUser(secureApi);
+      const response = await request(secureApi.app)
+        .post('/api/admin/login')
+        .send({ username: user.username, password: ADMIN_PASSWORD });
+      const cookie = String(response.headers['set-cookie']);
+      expect(cookie).toMatch(/^__Host-guida_admin=/);
+      expect(cookie).toContain('Secure');
+      expect(cookie).toContain('Path=/');
+    } finally {
+      await secureApi.close();
+    }
+  });
+});
+
+describe('admin sessions', () => {
+  it('every admin route answers 401 with an Italian message without a session', async () => {
+    for (const [method, path] of ADMIN_ROUTES) {
+      const response = await request(api.app)[method](path);
+      expect(response.status, `${method} ${path}`).toBe(401);
+      expect(response.body.message).toBe(adminMessages.signedOut);
+    }
+  });
+
+  it('every admin route answers 403 once the account is no longer an admin', async () => {
+    const { agent, user, csrfToken } = await signInAsAdmin(api);
+    await api.db('users').where({ id: user.id }).update({ is_admin: false });
+    for (const [method, path] of ADMIN_ROUTES) {
+      const response = await agent[method](path).set('X-CSRF-Token', csrfToken);
+      expect(response.status, `${method} ${path}`).toBe(403);
+      expect(response.body.message).toBe(adminMessages.forbidden);
+    }
+  });
+
+  it('ends a session left idle (the Redis key expired) and one past its absolute limit', async () => {
+    const idle = await signInAsAdmin(api);
+    const before = new Set(await sessionKeys());
+    const active = await signInAsAdmin(api);
+    const activeKey = (await sessionKeys()).find((key) => !before.has(key))!;
+    await api.deps.redis.del([...before]);
+    expect((await idle.agent.get('/api/admin/session')).status).toBe(401);
+
+    expect((await active.agent.get('/api/admin/session')).status).toBe(200);
+    const stored = JSON.parse((await api.deps.redis.get(activeKey))!);
+    await api.deps.redis.set(activeKey, JSON.stringify({ ...stored, expiresAt: Date.now() - 1000 }), 'EX', 600);
+    const expired = await active.agent.get('/api/admin/session');
+    expect(expired.status).toBe(401);
+    expect(expired.body.message).toBe(adminMessages.signedOut);
+    expect(await api.deps.redis.exists(activeKey)).toBe(0);
+  });
+
+  it('renews the idle expiry on use, never beyond the configured idle time', async () => {
+    const before = new Set(await sessionKeys());
+    const { agent } = await signInAsAdmin(api);
+    const key = (await sessionKeys()).find((candidate) => !before.has(candidate))!;
+    await api.deps.redis.expire(key, 5);
+    await agent.get('/api/admin/session');
+    const ttl = await api.deps.redis.ttl(key);
+    expect(ttl).toBeGreaterThan(5);
+    expect(ttl).toBeLessThanOrEqual(api.config.ADMIN_SESSION_IDLE_MINUTES * 60);
+  });
+
+  it('logs out: the cookie is cleared, the session is gone, the logout is audited', async () => {
+    const { agent, user } = await signInAsAdmin(api);
+    const response = await agent.post('/api/admin/logout');
+    expect(response.status).toBe(204);
+    expect(String(response.headers['set-cookie'])).toMatch(/guida_admin=;.*Expires=Thu, 01 Jan 1970/);
+    expect((await agent.get('/api/admin/session')).status).toBe(401);
+    expect(await api.db('admin_audit_log').where({ user_id: user.id, action: 'logout' })).toHaveLength(1);
+  });
+});
+
+describe('CSRF protection of admin writes', () => {
+  it('refuses a write without the token, with a wrong token, or from another origin', async () => {
+    const { agent, csrfToken } = await signInAsAdmin(api);
+    const path = '/api/admin/leads/999999/resend-sms';
+    const missing = await agent.post(path);
+    expect(missing.status).toBe(403);
+    expect(missing.body.message).toBe(adminMessages.csrf);
+    expect((await agent.post(path).set('X-CSRF-Token', `${csrfToken.slice(0, -1)}x`)).status).toBe(403);
+    expect(
+      (await agent.post(path).set('X-CSRF-Token', csrfToken).set('Origin', 'https://attacker.example')).status,
+    ).toBe(403);
+    // With the token, the request goes through to the route (this lead does not exist).
+    const allowed = await agent.post(path).set('X-CSRF-Token', csrfToken);
+    expect(allowed.status).toBe(404);
+    expect(allowed.body.message).toBe(adminMessages.leadNotFound);
+  });
+
+  it('refuses a login posted from another site', async () => {
+    const user = await createUser(api);
+    const response = await request(api.app)
+      .post('/api/admin/login')
+      .set('Origin', 'https://attacker.example')
+      .send({ username: user.username, password: ADMIN_PASSWORD });
+    expect(response.status).toBe(403);
+  });
+});

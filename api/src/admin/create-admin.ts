@@ -1,0 +1,68 @@
+/**
+ * `npm run admin:create -- --username NAME`: creates an admin, or sets a new password for
+ * an existing user and makes it admin. The password comes from ADMIN_PASSWORD or stdin
+ * (asked twice, without echo, on a terminal); a weak one is refused.
+ */
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { commonEnv, loadConfigOrExit } from '@guida/shared/config';
+import { createDb } from '@guida/shared/server/db';
+import { upsertUser } from './admin-users.repo';
+import { hashPassword } from './password-hash';
+import { passwordProblem } from './password-policy';
+
+function fail(message: string): never {
+  console.error(`admin:create: ${message}`);
+  process.exit(1);
+}
+
+/** One line from a terminal, echoing nothing. */
+function askHidden(question: string): Promise<string> {
+  const output = process.stdout;
+  const reader = createInterface({ input: process.stdin, output, terminal: true });
+  const write = output.write.bind(output);
+  return new Promise((resolve) => {
+    write(question);
+    // readline echoes what is typed through output.write: swallow it while asking.
+    output.write = ((chunk: string | Uint8Array) => (chunk === question ? write(chunk) : true)) as typeof output.write;
+    reader.question('', (answer) => {
+      output.write = write;
+      write('\n');
+      reader.close();
+      resolve(answer);
+    });
+  });
+}
+
+async function readPassword(): Promise<string> {
+  if (process.env.ADMIN_PASSWORD) return process.env.ADMIN_PASSWORD;
+  if (process.stdin.isTTY) {
+    const first = await askHidden('Password: ');
+    const second = await askHidden('Ripeti la password: ');
+    if (first !== second) fail('the two passwords differ');
+    return first;
+  }
+  let input = '';
+  for await (const chunk of process.stdin) input += String(chunk);
+  return input.replace(/\r?\n$/, '');
+}
+
+const { values } = parseArgs({ options: { username: { type: 'string' } }, strict: true });
+const username = values.username?.trim();
+if (!username || !/^[\w.@-]{3,100}$/.test(username)) {
+  fail('give --username NAME (3-100 letters, digits, . _ @ -)');
+}
+const { DATABASE_URL } = loadConfigOrExit(z.object({ DATABASE_URL: commonEnv.DATABASE_URL }));
+
+const password = await readPassword();
+const problem = passwordProblem(password, username);
+if (problem) fail(`password refused: ${problem}`);
+
+const db = createDb(DATABASE_URL, { applicationName: 'guida-admin-create', poolMax: 1 });
+try {
+  const { id, created } = await upsertUser(db, { username, passwordHash: await hashPassword(password), isAdmin: true });
+  console.log(`${created ? 'created' : 'updated'} admin "${username}" (id ${id})`);
+} finally {
+  await db.destroy();
+}

@@ -1,0 +1,254 @@
+import type { Knex } from 'knex';
+import { OPERATOR_TIME_ZONE } from '@guida/shared/analytics-rules';
+import type { LeadDetail, LeadFilters, LeadSummary } from '@guida/shared/schemas/admin';
+
+
+const SUMMARY_COLUMNS = [
+  'l.id',
+  'l.created_at',
+  'l.nome',
+  'l.cognome',
+  'l.email',
+  'l.telefono',
+  'l.country',
+  'l.ebook_type',
+  'l.source',
+  'l.landing_path',
+  'l.utm_source',
+  'l.utm_medium',
+  'l.utm_campaign',
+  's.status as sms_status',
+  'c.status as crm_status',
+];
+
+interface SummaryRow {
+  id: number;
+  created_at: Date;
+  nome: string;
+  cognome: string;
+  email: string;
+  telefono: string;
+  country: string | null;
+  ebook_type: string;
+  source: string;
+  landing_path: string | null;
+  utm_source: string | null;
+  utm_medium: string | null;
+  utm_campaign: string | null;
+  sms_status: string | null;
+  crm_status: string | null;
+}
+
+export const toSummary = (row: SummaryRow): LeadSummary => ({
+  id: row.id,
+  createdAt: row.created_at.toISOString(),
+  nome: row.nome,
+  cognome: row.cognome,
+  email: row.email,
+  telefono: row.telefono,
+  country: row.country,
+  ebookType: row.ebook_type,
+  source: row.source,
+  landingPath: row.landing_path,
+  utmSource: row.utm_source,
+  utmMedium: row.utm_medium,
+  utmCampaign: row.utm_campaign,
+  smsStatus: row.sms_status,
+  crmStatus: row.crm_status,
+});
+
+const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+
+/** The leads with their SMS and first CRM delivery, narrowed by the filters. */
+function filteredLeads(db: Knex, filters: Partial<LeadFilters>) {
+  const query = db('ebook_requests as l')
+    .leftJoin('sms_messages as s', 's.lead_id', 'l.id')
+    .leftJoin('crm_deliveries as c', function joinFirstDelivery() {
+      this.on('c.lead_id', '=', 'l.id').andOnVal('c.event', '=', 'lead.created');
+    });
+  const q = filters.q;
+  if (q) {
+    const pattern = likePattern(q);
+    const digits = q.replace(/[\s./-]/g, '');
+    query.where((where) => {
+      where
+        .whereILike('l.email', pattern)
+        .orWhereRaw(`(l.nome || ' ' || l.cognome) ILIKE ?`, [pattern])
+        .orWhereRaw(`(l.cognome || ' ' || l.nome) ILIKE ?`, [pattern]);
+      if (/^\+?\d{3,}$/.test(digits)) where.orWhereLike('l.telefono', likePattern(digits.replace(/^\+/, '')));
+      if (/^\d{1,9}$/.test(q)) where.orWhere('l.id', Number(q));
+    });
+  }
+  if (filters.from) query.whereRaw(`l.created_at >= (?::date)::timestamp AT TIME ZONE '${OPERATOR_TIME_ZONE}'`, [filters.from]);
+  if (filters.to) query.whereRaw(`l.created_at < (?::date + 1)::timestamp AT TIME ZONE '${OPERATOR_TIME_ZONE}'`, [filters.to]);
+  if (filters.landingPath) query.where('l.landing_path', filters.landingPath);
+  if (filters.source) query.where('l.source', filters.source);
+  if (filters.utmSource) query.where('l.utm_source', filters.utmSource);
+  if (filters.utmMedium) query.where('l.utm_medium', filters.utmMedium);
+  if (filters.utmCampaign) query.where('l.utm_campaign', filters.utmCampaign);
+  if (filters.ebookType) query.where('l.ebook_type', filters.ebookType);
+  if (filters.country) query.where('l.country', filters.country);
+  if (filters.smsStatus) query.where('s.status', filters.smsStatus);
+  return query;
+}
+
+export async function listLeads(db: Knex, filters: LeadFilters, page: number, pageSize: number) {
+  const [counted, rows] = await Promise.all([
+    filteredLeads(db, filters).count<{ total: string }[]>({ total: '*' }).first(),
+    filteredLeads(db, filters)
+      .select<SummaryRow[]>(SUMMARY_COLUMNS)
+      .orderBy([
+        { column: 'l.created_at', order: 'desc' },
+        { column: 'l.id', order: 'desc' },
+      ])
+      .limit(pageSize)
+      .offset((page - 1) * pageSize),
+  ]);
+  return { total: Number(counted?.total ?? 0), page, pageSize, items: rows.map(toSummary) };
+}
+
+export interface ExportRow extends SummaryRow {
+  gdpr_consent: boolean;
+  marketing_consent: boolean;
+  consent_version: string;
+}
+
+/** Reads the filtered leads page by page, newest first, by id (stable while new leads arrive). */
+export function exportPages(db: Knex, filters: LeadFilters, pageSize = 1000) {
+  let lastId: number | null = null;
+  return async (): Promise<ExportRow[]> => {
+    const query = filteredLeads(db, filters)
+      .select<ExportRow[]>([...SUMMARY_COLUMNS, 'l.gdpr_consent', 'l.marketing_consent', 'l.consent_version'])
+      .orderBy('l.id', 'desc')
+      .limit(pageSize);
+    if (lastId !== null) query.where('l.id', '<', lastId);
+    const rows = await query;
+    if (rows.length > 0) lastId = rows[rows.length - 1]!.id;
+    return rows;
+  };
+}
+
+const iso = (value: Date | null) => (value ? value.toISOString() : null);
+
+export async function findLeadDetail(db: Knex, id: number): Promise<LeadDetail | null> {
+  const lead = await filteredLeads(db, {})
+    .where('l.id', id)
+    .first<
+      | (SummaryRow & {
+          gdpr_consent: boolean;
+          marketing_consent: boolean;
+          consent_version: string;
+          consent_timestamp: Date | null;
+          ip_address: string | null;
+          user_agent: string | null;
+        })
+      | undefined
+    >([
+      ...SUMMARY_COLUMNS,
+      'l.gdpr_consent',
+      'l.marketing_consent',
+      'l.consent_version',
+      'l.consent_timestamp',
+      'l.ip_address',
+      'l.user_agent',
+    ]);
+  if (!lead) return null;
+
+  const [sms, crm, emails, download] = await Promise.all([
+    db('sms_messages').where({ lead_id: id }).first(),
+    db('crm_deliveries').where({ lead_id: id }).orderBy('id'),
+    db('email_messages').where({ lead_id: id }).orderBy('id'),
+    db('download_tokens').where({ lead_id: id }).first(),
+  ]);
+  const timeline = sms
+    ? await db('sms_events').where({ sms_message_id: sms.id }).orderBy([{ column: 'occurred_at' }, { column: 'id' }])
+    : [];
+
+  return {
+    lead: {
+      ...toSummary(lead),
+      gdprConsent: lead.gdpr_consent,
+      marketingConsent: lead.marketing_consent,
+      consentVersion: lead.consent_version,
+      consentTimestamp: iso(lead.consent_timestamp),
+      ipAddress: lead.ip_address,
+      userAgent: lead.user_agent,
+    },
+    sms: sms
+      ? {
+          status: sms.status,
+          provider: sms.provider,
+          providerMessageId: sms.provider_message_id,
+          attempts: sms.attempts,
+          errorCode: sms.error_code,
+          errorMessage: sms.error_message,
+          sentAt: iso(sms.sent_at),
+          deliveredAt: iso(sms.delivered_at),
+          timeline: timeline.map((event) => ({
+            status: event.status,
+            at: event.occurred_at.toISOString(),
+            providerStatus: event.provider_status,
+            errorCode: event.error_code,
+            errorMessage: event.error_message,
+          })),
+        }
+      : null,
+    crm: crm.map((delivery) => ({
+      id: delivery.id,
+      event: delivery.event,
+      status: delivery.status,
+      attempts: delivery.attempts,
+      responseStatus: delivery.response_status,
+      lastError: delivery.last_error,
+      createdAt: delivery.created_at.toISOString(),
+      deliveredAt: iso(delivery.delivered_at),
+    })),
+    emails: emails.map((email) => ({
+      kind: email.kind,
+      status: email.status,
+      attempts: email.attempts,
+      sentAt: iso(email.sent_at),
+    })),
+    download: download
+      ? {
+          expiresAt: download.expires_at.toISOString(),
+          downloadCount: download.download_count,
+          firstDownloadedAt: iso(download.first_downloaded_at),
+        }
+      : null,
+  };
+}
+
+/**
+ * Puts the lead's SMS back to pending, with a timeline entry, and gives an expired download
+ * link new days so the resent SMS works. Null when the lead has no SMS or it is on its way.
+ */
+export async function reopenSms(db: Knex, leadId: number, linkTtlDays: number) {
+  return db.transaction(async (trx) => {
+    const [sms] = await trx('sms_messages')
+      .where({ lead_id: leadId })
+      .whereNotIn('status', ['pending', 'retrying'])
+      .update({ status: 'pending', error_code: null, error_message: null, delivered_at: null, updated_at: trx.fn.now() })
+      .returning<{ id: number }[]>('id');
+    if (!sms) return null;
+    await trx('sms_events').insert({ sms_message_id: sms.id, status: 'pending', provider_status: 'admin-resend' });
+    await trx('download_tokens')
+      .where({ lead_id: leadId })
+      .where('expires_at', '<', trx.raw(`now() + interval '1 day'`))
+      .update({ expires_at: trx.raw(`now() + make_interval(days => ?)`, [linkTtlDays]) });
+    return sms.id;
+  });
+}
+
+/** Puts the lead's first CRM delivery back to pending; null when there is none or it is on its way. */
+export async function reopenCrmDelivery(db: Knex, leadId: number) {
+  const [delivery] = await db('crm_deliveries')
+    .where({ lead_id: leadId, event: 'lead.created' })
+    .whereNotIn('status', ['pending', 'retrying'])
+    .update({ status: 'pending', last_error: null, updated_at: db.fn.now() })
+    .returning<{ id: number }[]>('id');
+  return delivery?.id ?? null;
+}
+
+export const leadExists = async (db: Knex, id: number) =>
+  Boolean(await db('ebook_requests').where({ id }).first('id'));

@@ -1,0 +1,127 @@
+import { Router } from 'express';
+import { pipeline } from 'node:stream/promises';
+import { z } from 'zod';
+import { deliverToCrmJob } from '@guida/shared/jobs/crm';
+import { sendGuideSmsJob } from '@guida/shared/jobs/sms';
+import { adminMessages } from '@guida/shared/messages';
+import { leadFiltersSchema, leadListQuerySchema } from '@guida/shared/schemas/admin';
+import { csvStream } from '@guida/shared/server/csv';
+import type { ApiDeps } from '../../dependencies';
+import { AppError, notFound } from '../../errors';
+import { parseOrThrow } from '../../http/validate';
+import { auditAdminAction } from '../audit-log';
+import { exportPages, findLeadDetail, leadExists, listLeads, reopenCrmDelivery, reopenSms } from './admin-leads.repo';
+
+const leadIdSchema = z.coerce.number().int().positive().max(2_147_483_647);
+
+const CSV_HEADER = [
+  'id',
+  'data',
+  'nome',
+  'cognome',
+  'email',
+  'telefono',
+  'paese',
+  'guida',
+  'fonte',
+  'pagina',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'consenso_privacy',
+  'consenso_marketing',
+  'versione_consenso',
+  'stato_sms',
+  'stato_crm',
+];
+
+/** Leads: list, CSV export, detail, and sending the SMS or the CRM delivery again. */
+export function adminLeadsRouter(deps: ApiDeps) {
+  const router = Router();
+
+  const leadId = (raw: unknown) => {
+    const id = leadIdSchema.safeParse(raw);
+    if (!id.success) throw notFound(adminMessages.leadNotFound);
+    return id.data;
+  };
+
+  router.get('/leads', async (req, res) => {
+    const { page, pageSize, ...filters } = parseOrThrow(leadListQuerySchema, req.query);
+    res.json(await listLeads(deps.db, filters, page, pageSize));
+  });
+
+  router.get('/leads/export.csv', async (req, res) => {
+    const filters = parseOrThrow(leadFiltersSchema, req.query);
+    await auditAdminAction(deps.db, req, { action: 'export_leads_csv', details: { filters } });
+    const day = new Date().toISOString().slice(0, 10);
+    res.set({
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Disposition': `attachment; filename="lead-${day}.csv"`,
+    });
+    const csv = csvStream(CSV_HEADER, exportPages(deps.db, filters), (row) => [
+      row.id,
+      row.created_at,
+      row.nome,
+      row.cognome,
+      row.email,
+      row.telefono,
+      row.country,
+      row.ebook_type,
+      row.source,
+      row.landing_path,
+      row.utm_source,
+      row.utm_medium,
+      row.utm_campaign,
+      row.gdpr_consent ? 'sì' : 'no',
+      row.marketing_consent ? 'sì' : 'no',
+      row.consent_version,
+      row.sms_status,
+      row.crm_status,
+    ]);
+    await pipeline(csv, res).catch((error: unknown) => {
+      // Headers are gone: the broken download is all the admin can see; the log says why.
+      deps.logger.error({ err: (error as Error).message }, 'CSV export interrupted');
+      res.destroy();
+    });
+  });
+
+  router.get('/leads/:id', async (req, res) => {
+    const detail = await findLeadDetail(deps.db, leadId(req.params.id));
+    if (!detail) throw notFound(adminMessages.leadNotFound);
+    res.json(detail);
+  });
+
+  router.post('/leads/:id/resend-sms', async (req, res) => {
+    const id = leadId(req.params.id);
+    if (!(await leadExists(deps.db, id))) throw notFound(adminMessages.leadNotFound);
+    const smsId = await reopenSms(deps.db, id, deps.config.GUIDE_LINK_TTL_DAYS);
+    if (smsId === null) throw new AppError(409, 'sms_in_progress', adminMessages.smsInProgress);
+    // If Redis is down the row stays pending and the sweeper enqueues it later.
+    await deps.queues.enqueue(sendGuideSmsJob, { leadId: id, resend: Date.now() }).catch((error: unknown) => {
+      deps.logger.warn({ leadId: id, err: (error as Error).message }, 'resend not queued; the sweeper will');
+    });
+    await auditAdminAction(deps.db, req, { action: 'resend_sms', target: { type: 'lead', id } });
+    res.status(202).json({ message: adminMessages.smsRequeued });
+  });
+
+  router.post('/leads/:id/redeliver-crm', async (req, res) => {
+    const id = leadId(req.params.id);
+    if (!(await leadExists(deps.db, id))) throw notFound(adminMessages.leadNotFound);
+    const deliveryId = await reopenCrmDelivery(deps.db, id);
+    if (deliveryId === null) {
+      const queued = await deps.db('crm_deliveries').where({ lead_id: id, event: 'lead.created' }).first('id');
+      throw queued
+        ? new AppError(409, 'crm_in_progress', adminMessages.crmInProgress)
+        : new AppError(409, 'no_crm_delivery', adminMessages.noCrmDelivery);
+    }
+    await deps.queues
+      .enqueue(deliverToCrmJob, { deliveryId, leadId: id, event: 'lead.created', redelivery: Date.now() })
+      .catch((error: unknown) => {
+        deps.logger.warn({ leadId: id, err: (error as Error).message }, 'redelivery not queued; the sweeper will');
+      });
+    await auditAdminAction(deps.db, req, { action: 'redeliver_crm', target: { type: 'lead', id } });
+    res.status(202).json({ message: adminMessages.crmRequeued });
+  });
+
+  return router;
+}

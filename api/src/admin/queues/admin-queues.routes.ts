@@ -1,0 +1,99 @@
+import { Router } from 'express';
+import type { Knex } from 'knex';
+import { QUEUE_NAMES, type QueueName } from '@guida/shared/jobs/definition';
+import { adminMessages } from '@guida/shared/messages';
+import type { FailedJobs } from '@guida/shared/schemas/admin';
+import type { ApiDeps } from '../../dependencies';
+import { AppError, notFound } from '../../errors';
+import { auditAdminAction } from '../audit-log';
+import { reopenSms } from '../leads/admin-leads.repo';
+import { queueStats } from './queue-stats';
+
+const FAILED_JOBS_SHOWN = 50;
+
+const queuesUnavailable = () => new AppError(503, 'queues_unavailable', adminMessages.queueUnavailable);
+
+function queueName(raw: string | undefined): QueueName {
+  const name = QUEUE_NAMES.find((known) => known === raw);
+  if (!name) throw notFound(adminMessages.queueNotFound);
+  return name;
+}
+
+/**
+ * Before a failed job runs again its database row must be "to send" again, or the
+ * processor (which re-reads the row) would skip it as done.
+ */
+async function reopenRowOf(db: Knex, queue: QueueName, data: Record<string, unknown>, linkTtlDays: number) {
+  const id = Number(queue === 'sms' ? data.leadId : queue === 'crm' ? data.deliveryId : data.emailMessageId);
+  if (!Number.isInteger(id)) return;
+  if (queue === 'sms') await reopenSms(db, id, linkTtlDays);
+  if (queue === 'crm') {
+    await db('crm_deliveries').where({ id, status: 'failed' }).update({ status: 'pending', updated_at: db.fn.now() });
+  }
+  if (queue === 'email') {
+    await db('email_messages').where({ id, status: 'failed' }).update({ status: 'pending', updated_at: db.fn.now() });
+  }
+}
+
+/** Queue figures for the live dashboard, failed jobs with their reason, and retrying one. */
+export function adminQueuesRouter(deps: ApiDeps) {
+  const router = Router();
+  const guarded = async <T>(operation: () => Promise<T>) => {
+    if (deps.redis.status !== 'ready') throw queuesUnavailable();
+    try {
+      return await operation();
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      deps.logger.warn({ err: (error as Error).message }, 'queue read failed');
+      throw queuesUnavailable();
+    }
+  };
+
+  router.get('/queues', async (_req, res) => {
+    res.json(
+      await guarded(() =>
+        queueStats({
+          queues: deps.queues,
+          redis: deps.redis,
+          prefix: deps.config.REDIS_KEY_PREFIX,
+          smsRatePerSecond: deps.config.SMS_RATE_PER_SECOND,
+        }),
+      ),
+    );
+  });
+
+  router.get('/queues/:name/failed', async (req, res) => {
+    const name = queueName(req.params.name);
+    const jobs = await guarded(() => deps.queues.queue(name).getFailed(0, FAILED_JOBS_SHOWN - 1));
+    const answer: FailedJobs = {
+      jobs: jobs
+        .filter((job) => job?.id)
+        .map((job) => ({
+          id: job.id!,
+          name: job.name,
+          failedReason: job.failedReason || null,
+          attemptsMade: job.attemptsMade,
+          failedAt: job.finishedOn ? new Date(job.finishedOn).toISOString() : null,
+          // Payloads hold ids only (see shared/src/jobs/definition.ts).
+          data: job.data as Record<string, unknown>,
+        })),
+    };
+    res.json(answer);
+  });
+
+  router.post('/queues/:name/jobs/:id/retry', async (req, res) => {
+    const name = queueName(req.params.name);
+    const job = await guarded(() => deps.queues.queue(name).getJob(req.params.id));
+    if (!job || !(await guarded(() => job.isFailed()))) throw notFound(adminMessages.jobNotFound);
+    await reopenRowOf(deps.db, name, job.data as Record<string, unknown>, deps.config.GUIDE_LINK_TTL_DAYS);
+    await guarded(() => job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true }));
+    await auditAdminAction(deps.db, req, {
+      action: 'retry_job',
+      target: { type: 'job', id: `${name}:${job.id}` },
+      details: { queue: name, name: job.name },
+    });
+    res.status(202).json({ message: adminMessages.jobRetried });
+  });
+
+  return router;
+}

@@ -1,0 +1,89 @@
+import type { Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { ANALYTICS_CONSUMER_GROUP, analyticsStreamKey } from '@guida/shared/jobs/analytics-stream';
+import { QUEUE_NAMES, type QueueName } from '@guida/shared/jobs/definition';
+import type { QueueStats } from '@guida/shared/schemas/admin';
+import type { JobQueues } from '@guida/shared/server/job-queues';
+
+/** The promise to visitors: the SMS within 2 minutes of the request. */
+export const SMS_PROMISE_SECONDS = 120;
+
+const secondsSince = (timestamp: number, now: number) => Math.max(0, Math.round((now - timestamp) / 1000));
+
+async function queueCounts(queues: JobQueues, name: QueueName, now: number) {
+  const queue = queues.queue(name);
+  const [counts, oldest] = await Promise.all([
+    queue.getJobCounts('wait', 'prioritized', 'active', 'delayed', 'failed', 'completed'),
+    queue.getJobs(['wait'], 0, 0, true),
+  ]);
+  const oldestJob = oldest[0] as Job | undefined;
+  return {
+    name,
+    waiting: (counts.wait ?? 0) + (counts.prioritized ?? 0),
+    active: counts.active ?? 0,
+    delayed: counts.delayed ?? 0,
+    failed: counts.failed ?? 0,
+    completed: counts.completed ?? 0,
+    oldestWaitingSeconds: oldestJob ? secondsSince(oldestJob.timestamp, now) : null,
+  };
+}
+
+interface GroupInfo {
+  pending: number;
+  lag: number | null;
+}
+
+/** XINFO GROUPS answers a flat [name, value, ...] list per group (RESP2 and RESP3 alike here). */
+function readGroup(reply: unknown): GroupInfo | null {
+  if (!Array.isArray(reply)) return null;
+  for (const group of reply as unknown[]) {
+    const fields = new Map<string, unknown>();
+    if (Array.isArray(group)) {
+      for (let index = 0; index + 1 < group.length; index += 2) fields.set(String(group[index]), group[index + 1]);
+    } else if (group && typeof group === 'object') {
+      for (const [key, value] of Object.entries(group)) fields.set(key, value);
+    }
+    if (String(fields.get('name')) !== ANALYTICS_CONSUMER_GROUP) continue;
+    const lag = fields.get('lag');
+    return { pending: Number(fields.get('pending') ?? 0), lag: lag === null || lag === undefined ? null : Number(lag) };
+  }
+  return null;
+}
+
+async function analyticsStream(redis: Redis, prefix: string) {
+  const key = analyticsStreamKey(prefix);
+  const length = await redis.xlen(key);
+  const group = await redis.xinfo('GROUPS', key).then(readGroup, () => null);
+  return { length, pending: group?.pending ?? 0, lag: group ? group.lag : length };
+}
+
+/**
+ * Where every queue stands, and whether the SMS that wait now can still leave within the
+ * promise at the configured sending rate.
+ */
+export async function queueStats(options: {
+  queues: JobQueues;
+  redis: Redis;
+  prefix: string;
+  smsRatePerSecond: number;
+  now?: number;
+}): Promise<QueueStats> {
+  const now = options.now ?? Date.now();
+  const [queues, analytics] = await Promise.all([
+    Promise.all(QUEUE_NAMES.map((name) => queueCounts(options.queues, name, now))),
+    analyticsStream(options.redis, options.prefix),
+  ]);
+  const sms = queues.find((queue) => queue.name === 'sms')!;
+  // The last SMS in line leaves after the whole backlog; the first one may already be late.
+  const projectedDrainSeconds = Math.ceil((sms.waiting + sms.delayed) / options.smsRatePerSecond);
+  return {
+    queues,
+    analytics,
+    sms: {
+      ratePerSecond: options.smsRatePerSecond,
+      projectedDrainSeconds,
+      promiseAtRisk:
+        projectedDrainSeconds > SMS_PROMISE_SECONDS || (sms.oldestWaitingSeconds ?? 0) > SMS_PROMISE_SECONDS,
+    },
+  };
+}

@@ -1,0 +1,55 @@
+import { Router } from 'express';
+import { dateRangeQuerySchema, type FunnelReport } from '@guida/shared/schemas/admin';
+import type { ApiDeps } from '../../dependencies';
+import { abandonedFields, funnelByDay, timeOnPage } from '../../analytics/funnel.repo';
+import { parseOrThrow } from '../../http/validate';
+import { consentReport, timeToSms } from './admin-reports.repo';
+import { reportRange } from './report-range';
+
+/** The funnel with time to SMS, and the cookie-consent rates, over a range of days. */
+export function adminReportsRouter(deps: ApiDeps) {
+  const router = Router();
+
+  router.get('/funnel', async (req, res) => {
+    const query = parseOrThrow(dateRangeQuerySchema, req.query);
+    const filter = { ...reportRange(query), landingPath: query.landingPath, utmSource: query.utmSource };
+    const [days, pages, abandonment, delays] = await Promise.all([
+      funnelByDay(deps.db, filter),
+      timeOnPage(deps.db, filter),
+      abandonedFields(deps.db, filter),
+      timeToSms(deps.db, filter),
+    ]);
+    const report: FunnelReport = {
+      days: days.map((row) => ({
+        day: row.day,
+        landingPath: row.landing_path,
+        utmSource: row.utm_source,
+        landing: row.landing,
+        formView: row.form_view,
+        formStart: row.form_start,
+        formSubmit: row.form_submit,
+        success: row.success,
+      })),
+      timeOnPage: pages.map((row) => ({
+        path: row.path,
+        exits: row.exits,
+        medianSeconds: row.median_seconds,
+        averageSeconds: row.average_seconds,
+      })),
+      abandonment: abandonment.map((row) => ({ path: row.path, fieldName: row.field_name, sessions: row.sessions })),
+      timeToSms: delays.map((row) => ({
+        day: row.day,
+        sent: row.sent,
+        p50Seconds: row.p50_seconds,
+        p95Seconds: row.p95_seconds,
+      })),
+    };
+    res.json(report);
+  });
+
+  router.get('/consents', async (req, res) => {
+    res.json(await consentReport(deps.db, reportRange(parseOrThrow(dateRangeQuerySchema, req.query))));
+  });
+
+  return router;
+}
