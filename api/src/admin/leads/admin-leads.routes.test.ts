@@ -1,0 +1,244 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminMessages } from '@guida/shared/messages';
+import { CSV_BOM } from '@guida/shared/server/csv';
+import { insertLead, type LeadFixture } from '@guida/testing/lead-fixture';
+import { signInAsAdmin } from '../../testing/admin-session';
+import { createTestApi, type TestApi } from '../../testing/test-api';
+
+let api: TestApi;
+let admin: Awaited<ReturnType<typeof signInAsAdmin>>;
+let anna: LeadFixture;
+let bruno: LeadFixture;
+let carla: LeadFixture;
+
+beforeAll(async () => {
+  api = await createTestApi();
+  admin = await signInAsAdmin(api);
+  // Three leads with known attributes; times are in Italy's winter time (UTC+1).
+  anna = await insertLead(api.db, {
+    nome: 'Anna',
+    cognome: 'Verdi',
+    email: 'anna.verdi@example.it',
+    telefono: '+393471112233',
+    created_at: '2026-11-02T09:00:00+01:00',
+    landing_path: '/',
+    source: 'landing-page',
+    ebook_type: 'financial-education',
+    utm_source: 'google',
+    utm_medium: 'cpc',
+    utm_campaign: 'autunno',
+  });
+  bruno = await insertLead(api.db, {
+    nome: 'Bruno',
+    cognome: 'Neri',
+    email: 'bruno@example.ch',
+    telefono: '+41791234567',
+    created_at: '2026-11-05T23:30:00+01:00',
+    landing_path: '/educazione-investimenti',
+    source: 'landing-page',
+    ebook_type: 'investment-education',
+    utm_source: 'facebook',
+  });
+  carla = await insertLead(api.db, {
+    nome: '=HYPERLINK("http://x.example","clic")',
+    cognome: '+Rossi; "la" terza',
+    email: '@carla@example.it',
+    telefono: '+393479998877',
+    created_at: '2026-11-06T00:30:00+01:00',
+    landing_path: '/trading-old',
+    source: 'direct',
+    ebook_type: 'general',
+  });
+  await api.db('sms_messages').where({ lead_id: anna.leadId }).update({ status: 'delivered' });
+  await api.db('sms_messages').where({ lead_id: bruno.leadId }).update({ status: 'failed', error_code: '30003' });
+  await api.db('crm_deliveries').where({ lead_id: anna.leadId }).update({ status: 'delivered', response_status: 200 });
+});
+afterAll(async () => {
+  await api.close();
+});
+
+const list = async (query: Record<string, string | number> = {}) => {
+  const response = await admin.agent.get('/api/admin/leads').query(query);
+  expect(response.status).toBe(200);
+  return response.body as { total: number; page: number; pageSize: number; items: { id: number }[] };
+};
+const ids = async (query: Record<string, string | number>) => (await list(query)).items.map((lead) => lead.id);
+
+describe('GET /api/admin/leads', () => {
+  it('lists the newest first with their SMS and CRM status, paginated on the server', async () => {
+    const all = await list();
+    expect(all.total).toBe(3);
+    expect(all.items.map((lead) => lead.id)).toEqual([carla.leadId, bruno.leadId, anna.leadId]);
+    expect(all.items[2]).toEqual({
+      id: anna.leadId,
+      createdAt: '2026-11-02T08:00:00.000Z',
+      nome: 'Anna',
+      cognome: 'Verdi',
+      email: 'anna.verdi@example.it',
+      telefono: '+393471112233',
+      country: 'IT',
+      ebookType: 'financial-education',
+      source: 'landing-page',
+      landingPath: '/',
+      utmSource: 'google',
+      utmMedium: 'cpc',
+      utmCampaign: 'autunno',
+      smsStatus: 'delivered',
+      crmStatus: 'delivered',
+    });
+    const second = await list({ page: 2, pageSize: 2 });
+    expect(second).toMatchObject({ total: 3, page: 2, pageSize: 2 });
+    expect(second.items.map((lead) => lead.id)).toEqual([anna.leadId]);
+  });
+
+  it('filters by each criterion', async () => {
+    expect(await ids({ q: 'verdi' })).toEqual([anna.leadId]);
+    expect(await ids({ q: 'anna verdi' })).toEqual([anna.leadId]);
+    expect(await ids({ q: 'BRUNO@' })).toEqual([bruno.leadId]);
+    expect(await ids({ q: '347 999' })).toEqual([carla.leadId]);
+    expect(await ids({ q: String(bruno.leadId) })).toContain(bruno.leadId);
+    expect(await ids({ q: '%' })).toEqual([]);
+    // Days are Italian days: 23:30 on the 5th is the 5th, 00:30 on the 6th is the 6th.
+    expect(await ids({ from: '2026-11-05', to: '2026-11-05' })).toEqual([bruno.leadId]);
+    expect(await ids({ from: '2026-11-06' })).toEqual([carla.leadId]);
+    expect(await ids({ to: '2026-11-04' })).toEqual([anna.leadId]);
+    expect(await ids({ landingPath: '/educazione-investimenti' })).toEqual([bruno.leadId]);
+    expect(await ids({ source: 'direct' })).toEqual([carla.leadId]);
+    expect(await ids({ utmSource: 'google', utmMedium: 'cpc', utmCampaign: 'autunno' })).toEqual([anna.leadId]);
+    expect(await ids({ ebookType: 'investment-education' })).toEqual([bruno.leadId]);
+    expect(await ids({ country: 'CH' })).toEqual([bruno.leadId]);
+    expect(await ids({ smsStatus: 'failed' })).toEqual([bruno.leadId]);
+    expect(await ids({ smsStatus: 'pending', country: 'IT' })).toEqual([carla.leadId]);
+  });
+
+  it('refuses invalid filters with Italian messages', async () => {
+    const response = await admin.agent.get('/api/admin/leads').query({ from: 'ieri', pageSize: 1000 });
+    expect(response.status).toBe(400);
+    expect(response.body.errors.from).toBe('Data non valida (AAAA-MM-GG)');
+    expect(response.body.errors.pageSize).toBeDefined();
+  });
+});
+
+describe('GET /api/admin/leads/:id', () => {
+  it('shows the lead with its SMS timeline, CRM deliveries, emails and download link', async () => {
+    const smsId = (await api.db('sms_messages').where({ lead_id: bruno.leadId }).first()).id;
+    await api.db('sms_events').insert([
+      { sms_message_id: smsId, status: 'retrying', error_code: '30003', error_message: 'Unreachable', occurred_at: '2026-11-05T23:30:05+01:00' },
+      { sms_message_id: smsId, status: 'failed', error_code: '30003', error_message: 'Unreachable', occurred_at: '2026-11-05T23:31:00+01:00' },
+    ]);
+    await api.db('email_messages').insert({ lead_id: bruno.leadId, kind: 'guide-link', status: 'delivered', attempts: 1 });
+    const response = await admin.agent.get(`/api/admin/leads/${bruno.leadId}`);
+    expect(response.status).toBe(200);
+    expect(response.body.lead).toMatchObject({ id: bruno.leadId, nome: 'Bruno', country: 'CH', gdprConsent: true });
+    expect(response.body.sms).toMatchObject({ status: 'failed', errorCode: '30003' });
+    expect(response.body.sms.timeline.map((event: { status: string }) => event.status)).toEqual(['retrying', 'failed']);
+    expect(response.body.sms.timeline[1]).toEqual({
+      status: 'failed',
+      at: '2026-11-05T22:31:00.000Z',
+      providerStatus: null,
+      errorCode: '30003',
+      errorMessage: 'Unreachable',
+    });
+    expect(response.body.crm).toEqual([expect.objectContaining({ event: 'lead.created', status: 'pending', attempts: 0 })]);
+    expect(response.body.emails).toEqual([{ kind: 'guide-link', status: 'delivered', attempts: 1, sentAt: null }]);
+    expect(response.body.download).toMatchObject({ downloadCount: 0, firstDownloadedAt: null });
+  });
+
+  it('answers 404 in Italian for an unknown or malformed id', async () => {
+    for (const id of ['99999999', 'abc', '-1']) {
+      const response = await admin.agent.get(`/api/admin/leads/${id}`);
+      expect(response.status).toBe(404);
+      expect(response.body.message).toBe(adminMessages.leadNotFound);
+    }
+  });
+});
+
+describe('GET /api/admin/leads/export.csv', () => {
+  it('streams the filtered leads as CSV, defusing spreadsheet formulas, and audits the export', async () => {
+    const response = await admin.agent.get('/api/admin/leads/export.csv').buffer(true).parse((res, done) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+      res.on('end', () => done(null, text));
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(response.headers['content-disposition']).toMatch(/^attachment; filename="lead-\d{4}-\d{2}-\d{2}\.csv"$/);
+    const text = response.body as string;
+    expect(text.startsWith(CSV_BOM)).toBe(true);
+    const lines = text.slice(1).split('\r\n');
+    expect(lines[0]).toBe(
+      'id;data;nome;cognome;email;telefono;paese;guida;fonte;pagina;utm_source;utm_medium;utm_campaign;consenso_privacy;consenso_marketing;versione_consenso;stato_sms;stato_crm',
+    );
+    expect(lines).toHaveLength(5);
+    expect(lines[4]).toBe('');
+    // Carla's row: formulas get a leading apostrophe; quotes and separators are quoted.
+    expect(lines[1]).toBe(
+      `${carla.leadId};2026-11-05T23:30:00.000Z;"'=HYPERLINK(""http://x.example"",""clic"")";"'+Rossi; ""la"" terza";'@carla@example.it;'+393479998877;IT;general;direct;/trading-old;;;;sì;no;1.0;pending;pending`,
+    );
+    expect(lines[3]).toContain(`${anna.leadId};2026-11-02T08:00:00.000Z;Anna;Verdi;anna.verdi@example.it;'+393471112233;IT`);
+
+    const filtered = await admin.agent.get('/api/admin/leads/export.csv').query({ country: 'CH' });
+    expect(filtered.text.split('\r\n').filter(Boolean)).toHaveLength(2);
+    expect(filtered.text).toContain('bruno@example.ch');
+
+    const audits = await api.db('admin_audit_log').where({ user_id: admin.user.id, action: 'export_leads_csv' });
+    expect(audits.map((entry) => entry.details)).toEqual([{ filters: {} }, { filters: { country: 'CH' } }]);
+  });
+
+  it('exports more leads than one page of the stream', async () => {
+    const many = await createTestApi();
+    try {
+      const { agent } = await signInAsAdmin(many);
+      await many.db('ebook_requests').insert(
+        Array.from({ length: 2500 }, (_, index) => ({
+          nome: `Nome${index}`,
+          cognome: 'Prova',
+          email: `prova${index}@example.it`,
+          telefono: `+3934700${String(index).padStart(5, '0')}`,
+        })),
+      );
+      const response = await agent.get('/api/admin/leads/export.csv');
+      const rows = response.text.split('\r\n').filter(Boolean);
+      expect(rows).toHaveLength(2501);
+      expect(new Set(rows.slice(1).map((row) => row.split(';')[0])).size).toBe(2500);
+    } finally {
+      await many.close();
+    }
+  });
+});
+
+describe('sending again', () => {
+  it('resends a failed SMS: row back to pending with a timeline entry, a new job, an audit entry', async () => {
+    await api.db('download_tokens').where({ lead_id: bruno.leadId }).update({ expires_at: api.db.raw(`now() - interval '1 day'`) });
+    const response = await admin.agent.post(`/api/admin/leads/${bruno.leadId}/resend-sms`).set('X-CSRF-Token', admin.csrfToken);
+    expect(response.status).toBe(202);
+    expect(response.body.message).toBe(adminMessages.smsRequeued);
+
+    const sms = await api.db('sms_messages').where({ lead_id: bruno.leadId }).first();
+    expect(sms).toMatchObject({ status: 'pending', error_code: null });
+    const last = await api.db('sms_events').where({ sms_message_id: sms.id }).orderBy('id', 'desc').first();
+    expect(last).toMatchObject({ status: 'pending', provider_status: 'admin-resend' });
+    const token = await api.db('download_tokens').where({ lead_id: bruno.leadId }).first();
+    expect(token.expires_at.getTime()).toBeGreaterThan(Date.now() + 20 * 86_400_000);
+    const waiting = await api.deps.queues.queue('sms').getWaiting();
+    expect(waiting.map((job) => job.id)).toContainEqual(expect.stringMatching(new RegExp(`^lead-${bruno.leadId}-resend-\\d+$`)));
+    expect(await api.db('admin_audit_log').where({ action: 'resend_sms', target_id: String(bruno.leadId) })).toHaveLength(1);
+
+    const again = await admin.agent.post(`/api/admin/leads/${bruno.leadId}/resend-sms`).set('X-CSRF-Token', admin.csrfToken);
+    expect(again.status).toBe(409);
+    expect(again.body.message).toBe(adminMessages.smsInProgress);
+  });
+
+  it('redelivers to the CRM only when the delivery is not already on its way', async () => {
+    const queued = await admin.agent.post(`/api/admin/leads/${carla.leadId}/redeliver-crm`).set('X-CSRF-Token', admin.csrfToken);
+    expect(queued.status).toBe(409);
+    expect(queued.body.message).toBe(adminMessages.crmInProgress);
+
+    const response = await admin.agent.post(`/api/admin/leads/${anna.leadId}/redeliver-crm`).set('X-CSRF-Token', admin.csrfToken);
+    expect(response.status).toBe(202);
+    expect(response.body.message).toBe(adminMessages.crmRequeued);
+    expect(await api.db('crm_deliveries').where({ lead_id: anna.leadId }).first()).toMatchObject({ status: 'pending' });
+    const waiting = await api.deps.queues.queue('crm').getWaiting();
+    expect(waiting.map((job) => job.id)).toContainEqual(expect.stringMatching(new RegExp(`^lead-${anna.leadId}-redelivery-\\d+$`)));
+  });
+});

@@ -1,0 +1,127 @@
+import { Worker } from 'bullmq';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ANALYTICS_CONSUMER_GROUP, analyticsStreamKey } from '@guida/shared/jobs/analytics-stream';
+import { deliverToCrmJob } from '@guida/shared/jobs/crm';
+import { sendGuideSmsJob } from '@guida/shared/jobs/sms';
+import { adminMessages } from '@guida/shared/messages';
+import { insertLead } from '@guida/testing/lead-fixture';
+import { waitFor } from '@guida/testing/wait-for';
+import { signInAsAdmin } from '../../testing/admin-session';
+import { createTestApi, type TestApi } from '../../testing/test-api';
+import { queueStats } from './queue-stats';
+
+let api: TestApi;
+let admin: Awaited<ReturnType<typeof signInAsAdmin>>;
+beforeAll(async () => {
+  api = await createTestApi({ SMS_RATE_PER_SECOND: '1' });
+  admin = await signInAsAdmin(api);
+});
+afterAll(async () => {
+  await api.close();
+});
+
+describe('GET /api/admin/queues', () => {
+  it('counts each queue, the oldest waiting SMS, the analytics backlog and the drain time', async () => {
+    const leadIds = Array.from({ length: 150 }, (_, index) => 1000 + index);
+    await api.deps.queues.enqueueMany(sendGuideSmsJob, leadIds.map((leadId) => ({ leadId })));
+    await api.deps.queues.enqueue(deliverToCrmJob, { deliveryId: 1, leadId: 1, event: 'lead.created' });
+    const stream = analyticsStreamKey(api.prefix);
+    for (let index = 0; index < 4; index += 1) await api.deps.redis.xadd(stream, '*', 'events', '[]');
+    await api.deps.redis.xgroup('CREATE', stream, ANALYTICS_CONSUMER_GROUP, '0');
+    // A consumer read 3 entries and acknowledged none yet: 3 pending, 1 not read.
+    await api.deps.redis.xreadgroup('GROUP', ANALYTICS_CONSUMER_GROUP, 'test', 'COUNT', 3, 'STREAMS', stream, '>');
+
+    const response = await admin.agent.get('/api/admin/queues');
+    expect(response.status).toBe(200);
+    expect(response.body.queues.map((queue: { name: string }) => queue.name)).toEqual(
+      expect.arrayContaining(['sms', 'crm', 'email', 'maintenance']),
+    );
+    const sms = response.body.queues.find((queue: { name: string }) => queue.name === 'sms');
+    expect(sms).toEqual({ name: 'sms', waiting: 150, active: 0, delayed: 0, failed: 0, completed: 0, oldestWaitingSeconds: expect.any(Number) });
+    expect(sms.oldestWaitingSeconds).toBeLessThan(60);
+    expect(response.body.queues.find((queue: { name: string }) => queue.name === 'crm').waiting).toBe(1);
+    expect(response.body.analytics).toEqual({ length: 4, pending: 3, lag: 1 });
+    // 150 SMS at 1 per second: the last would leave after 150 s, beyond the 2-minute promise.
+    expect(response.body.sms).toEqual({ ratePerSecond: 1, projectedDrainSeconds: 150, promiseAtRisk: true });
+  });
+
+  it('flags a waiting SMS older than two minutes even when the queue is short', async () => {
+    const stats = await queueStats({
+      queues: api.deps.queues,
+      redis: api.deps.redis,
+      prefix: api.prefix,
+      smsRatePerSecond: 1000,
+      now: Date.now() + 10 * 60_000,
+    });
+    expect(stats.sms.projectedDrainSeconds).toBe(1);
+    expect(stats.queues.find((queue) => queue.name === 'sms')!.oldestWaitingSeconds).toBeGreaterThanOrEqual(600);
+    expect(stats.sms.promiseAtRisk).toBe(true);
+  });
+
+  it('answers 503 in Italian when Redis cannot be reached', async () => {
+    const down = await createTestApi({ REDIS_URL: 'redis://127.0.0.1:1' });
+    try {
+      // Sessions live in Redis too: without it, no session can be checked (503, not 401).
+      const response = await request(down.app).get('/api/admin/queues').set('Cookie', 'guida_admin=some-session-id');
+      expect(response.status).toBe(503);
+      expect(response.body.message).toMatch(/[Rr]iprova/);
+    } finally {
+      await down.close();
+    }
+  });
+});
+
+describe('failed jobs', () => {
+  it('lists a failed job with its reason, and retries it after reopening its database row', async () => {
+    const failing = await createTestApi();
+    const { agent, csrfToken } = await signInAsAdmin(failing);
+    const lead = await insertLead(failing.db);
+    await failing.db('sms_messages').where({ lead_id: lead.leadId }).update({ status: 'failed', error_code: '21211' });
+    const queue = failing.deps.queues.queue('sms');
+    // One attempt, so the provider's refusal fails the job for good at once.
+    await queue.add(sendGuideSmsJob.name, { leadId: lead.leadId }, { jobId: `lead-${lead.leadId}`, attempts: 1 });
+    const worker = new Worker(
+      'sms',
+      async () => {
+        throw new Error('Invalid To phone number (21211)');
+      },
+      { connection: failing.deps.redis.duplicate({ maxRetriesPerRequest: null }), prefix: failing.prefix },
+    );
+    try {
+      await waitFor(async () => (await queue.getFailedCount()) > 0, { what: 'the job to fail' });
+      await worker.close();
+
+      const failed = await agent.get('/api/admin/queues/sms/failed');
+      expect(failed.status).toBe(200);
+      expect(failed.body.jobs).toEqual([
+        {
+          id: `lead-${lead.leadId}`,
+          name: 'send-guide-sms',
+          failedReason: 'Invalid To phone number (21211)',
+          attemptsMade: expect.any(Number),
+          failedAt: expect.any(String),
+          data: { leadId: lead.leadId },
+        },
+      ]);
+
+      const retried = await agent.post(`/api/admin/queues/sms/jobs/lead-${lead.leadId}/retry`).set('X-CSRF-Token', csrfToken);
+      expect(retried.status).toBe(202);
+      expect(retried.body.message).toBe(adminMessages.jobRetried);
+      expect(await queue.getJobState(`lead-${lead.leadId}`)).toBe('waiting');
+      expect((await queue.getJob(`lead-${lead.leadId}`))!.attemptsMade).toBe(0);
+      expect(await failing.db('sms_messages').where({ lead_id: lead.leadId }).first()).toMatchObject({ status: 'pending' });
+      expect(await failing.db('admin_audit_log').where({ action: 'retry_job', target_id: `sms:lead-${lead.leadId}` })).toHaveLength(1);
+
+      const gone = await agent.post(`/api/admin/queues/sms/jobs/lead-${lead.leadId}/retry`).set('X-CSRF-Token', csrfToken);
+      expect(gone.status).toBe(404);
+      expect(gone.body.message).toBe(adminMessages.jobNotFound);
+      const unknownQueue = await agent.get('/api/admin/queues/posta/failed');
+      expect(unknownQueue.status).toBe(404);
+      expect(unknownQueue.body.message).toBe(adminMessages.queueNotFound);
+    } finally {
+      await worker.close();
+      await failing.close();
+    }
+  }, 30_000);
+});
