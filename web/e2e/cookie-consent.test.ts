@@ -62,7 +62,7 @@ describe('cookie banner', () => {
   });
 
   it('"Personalizza" opens the panel; the saved toggles are stored', async () => {
-    const { page, close } = await freshPage();
+    const { page, close, consoleErrors } = await freshPage();
     await banner(page).getByRole('button', { name: t.customize }).click();
     const panel = page.getByRole('dialog', { name: t.panelTitle });
     await expect.poll(() => panel.count()).toBe(1);
@@ -78,6 +78,8 @@ describe('cookie banner', () => {
     await panel.getByRole('button', { name: t.save }).click();
     await expect.poll(() => panel.count()).toBe(0);
     expect(await banner(page).count()).toBe(0);
+    // Opening the panel injects no style that the CSP would refuse.
+    expect(consoleErrors).toEqual([]);
     expect(await choiceOf(page)).toMatchObject({ analytics: true, marketing: false, preferences: false });
     await close();
   });

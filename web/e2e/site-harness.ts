@@ -50,6 +50,7 @@ export async function startSite(env: Record<string, string> = {}, { withWorker =
   return {
     baseUrl,
     db: database.db,
+    databaseUrl: database.url,
     async stop() {
       await Promise.all([api.stop(), worker?.stop()]);
       await deleteRedisKeys(prefix);

@@ -1,6 +1,6 @@
-import { Dialog } from 'radix-ui';
 import { useId, useRef, useState, type ReactNode } from 'react';
 import type { LeadDetail } from '@guida/shared/schemas/admin';
+import { SideSheet } from '../../components/ui/side-sheet';
 import { leadUrl, useAdminAction, useLeadDetail } from './admin-api';
 import { EMPTY_VALUE, countryLabel, formatDateTime, formatNumber, guideLabel, yesNo } from './admin-format';
 import { DataTable, ErrorNotice, FOCUS_RING, Loading, StatusBadge } from './admin-ui';
@@ -9,40 +9,46 @@ import { DataTable, ErrorNotice, FOCUS_RING, Loading, StatusBadge } from './admi
 export function LeadDetailDialog({
   leadId,
   onClose,
-  onCloseAutoFocus,
+  onClosed,
 }: {
   leadId: number | null;
   onClose: () => void;
-  onCloseAutoFocus: (event: Event) => void;
+  /** After the sheet closed: the focus goes back to the row that opened it. */
+  onClosed: () => void;
 }) {
+  const titleId = useId();
+  const descriptionId = useId();
   return (
-    <Dialog.Root
+    <SideSheet
       open={leadId !== null}
-      onOpenChange={(open) => {
-        if (!open) onClose();
-      }}
+      onClose={onClose}
+      onClosed={onClosed}
+      labelledBy={titleId}
+      describedBy={descriptionId}
+      className="sm:max-w-2xl"
     >
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-40 bg-slate-900/40" />
-        <Dialog.Content
-          onCloseAutoFocus={onCloseAutoFocus}
-          className="fixed inset-y-0 right-0 z-50 flex w-full max-w-2xl flex-col gap-5 overflow-y-auto bg-white p-6 shadow-xl focus:outline-none"
-        >
-          <div className="flex items-start justify-between gap-4">
-            <div>
-              <Dialog.Title className="text-xl font-semibold text-slate-900">Lead n. {leadId}</Dialog.Title>
-              <Dialog.Description className="text-sm text-slate-700">
-                Dati, consenso e stato delle consegne del lead.
-              </Dialog.Description>
-            </div>
-            <Dialog.Close aria-label="Chiudi" className={`rounded p-1 text-2xl leading-none text-slate-700 hover:text-slate-900 ${FOCUS_RING}`}>
-              <span aria-hidden="true">×</span>
-            </Dialog.Close>
+      <div className="flex flex-col gap-5">
+        <div className="flex items-start justify-between gap-4">
+          <div>
+            <h2 id={titleId} className="text-xl font-semibold text-slate-900">
+              Lead n. {leadId}
+            </h2>
+            <p id={descriptionId} className="text-sm text-slate-700">
+              Dati, consenso e stato delle consegne del lead.
+            </p>
           </div>
-          {leadId === null ? null : <LeadDetailBody id={leadId} />}
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+          <button
+            type="button"
+            onClick={onClose}
+            aria-label="Chiudi"
+            className={`rounded p-1 text-2xl leading-none text-slate-700 hover:text-slate-900 ${FOCUS_RING}`}
+          >
+            <span aria-hidden="true">×</span>
+          </button>
+        </div>
+        {leadId === null ? null : <LeadDetailBody id={leadId} />}
+      </div>
+    </SideSheet>
   );
 }
 

@@ -1,4 +1,4 @@
-import { useRef } from 'react';
+import { useCallback, useRef } from 'react';
 import { SMS_STATUSES } from '@guida/shared/delivery-status';
 import type { EbookType } from '@guida/shared/lead-rules';
 import type { LeadFilters, LeadList } from '@guida/shared/schemas/admin';
@@ -63,6 +63,7 @@ export function LeadsTab() {
   const list = useLeadList(filters, page, PAGE_SIZE);
   // The dialog has no trigger of its own: closing it returns focus to the row it came from.
   const opener = useRef<HTMLElement | null>(null);
+  const focusOpener = useCallback(() => opener.current?.focus(), []);
 
   return (
     <div className="flex flex-col gap-4">
@@ -110,10 +111,7 @@ export function LeadsTab() {
       <LeadDetailDialog
         leadId={openLeadId}
         onClose={() => update({ lead: '' })}
-        onCloseAutoFocus={(event) => {
-          event.preventDefault();
-          opener.current?.focus();
-        }}
+        onClosed={focusOpener}
       />
     </div>
   );

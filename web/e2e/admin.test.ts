@@ -1,0 +1,101 @@
+import { spawnSync } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminMessages } from '@guida/shared/messages';
+import { insertLead } from '@guida/testing/lead-fixture';
+import { axeViolations } from './axe';
+import { launchChromium, openPage, startSite, type Site } from './site-harness';
+
+const USERNAME = 'operatrice';
+const PASSWORD = 'Corretta!Cavallo42';
+
+let site: Site;
+let browser: Browser;
+beforeAll(async () => {
+  [site, browser] = await Promise.all([startSite(), launchChromium()]);
+  // The account comes from the real command (the bundle that `npm run admin:create` runs).
+  const created = spawnSync(process.execPath, ['api/dist/create-admin.js', '--username', USERNAME], {
+    env: { PATH: process.env.PATH ?? '', DATABASE_URL: site.databaseUrl, ADMIN_PASSWORD: PASSWORD },
+    encoding: 'utf8',
+  });
+  expect(created.stdout).toContain(`created admin "${USERNAME}"`);
+
+  const giulia = await insertLead(site.db, {
+    nome: 'Giulia',
+    cognome: 'Bianchi',
+    email: 'giulia.bianchi@example.it',
+    landing_path: '/',
+    utm_source: 'google',
+  });
+  await insertLead(site.db, { nome: 'Paolo', cognome: 'Gialli', email: 'paolo@example.ch', telefono: '+41791112233' });
+  const sms = await site.db('sms_messages').where({ lead_id: giulia.leadId }).first();
+  await site.db('sms_messages').where({ id: sms.id }).update({ status: 'failed', error_code: '30003', error_message: 'Unreachable destination handset' });
+  await site.db('sms_events').insert([
+    { sms_message_id: sms.id, status: 'retrying', error_code: '30003', error_message: 'Unreachable destination handset' },
+    { sms_message_id: sms.id, status: 'failed', error_code: '30003', error_message: 'Unreachable destination handset' },
+  ]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await site?.stop();
+});
+
+describe('admin area in the browser', () => {
+  it('refuses a wrong password with the generic message and keeps the form usable', async () => {
+    const { page, close, consoleErrors } = await openPage(browser, { allowConsoleErrors: /401/ });
+    await page.goto(`${site.baseUrl}/admin-login`);
+    await page.getByLabel('Nome utente').fill(USERNAME);
+    await page.getByLabel('Password').fill('Sbagliata!Password1');
+    await page.getByRole('button', { name: 'Accedi' }).click();
+    await expect.poll(() => page.getByRole('alert').allTextContents()).toContainEqual(expect.stringContaining(adminMessages.invalidCredentials));
+    await expect.poll(() => page.getByLabel('Password').inputValue()).toBe('');
+    expect(consoleErrors).toEqual([]);
+    await close();
+  });
+
+  it('logs in, filters leads, opens one, exports CSV and logs out', async () => {
+    const { page, close, consoleErrors } = await openPage(browser, { acceptDownloads: true });
+    await page.goto(`${site.baseUrl}/admin/login`);
+    await page.getByLabel('Nome utente').waitFor();
+    expect(await page.title()).toBe('Accesso amministratori');
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByLabel('Nome utente').fill(USERNAME);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Accedi' }).click();
+    await page.waitForURL(/\/admin(-|\/)dashboard/);
+
+    const table = page.getByRole('region', { name: 'Tabella dei lead' });
+    await expect.poll(() => table.getByRole('row').count()).toBe(3);
+    expect(await axeViolations(page)).toEqual([]);
+
+    await page.getByLabel('Cerca').fill('bianchi');
+    await page.getByRole('button', { name: 'Applica filtri' }).click();
+    await expect.poll(() => table.getByRole('row').count()).toBe(2);
+    expect(page.url()).toContain('q=bianchi');
+
+    await table.getByRole('button', { name: 'Giulia Bianchi' }).click();
+    const dialog = page.getByRole('dialog');
+    await expect.poll(() => dialog.textContent()).toContain('Unreachable destination handset');
+    expect(await dialog.textContent()).toContain('giulia.bianchi@example.it');
+    expect(await axeViolations(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Esporta CSV' }).click()]);
+    const csv = await readFile((await download.path())!, 'utf8');
+    const rows = csv.replace(/^\uFEFF/, '').trim().split('\r\n');
+    expect(rows).toHaveLength(2);
+    expect(rows[1]).toContain('Giulia;Bianchi;giulia.bianchi@example.it');
+    expect(await site.db('admin_audit_log').where({ action: 'export_leads_csv' }).first('details')).toEqual({
+      details: { filters: { q: 'bianchi' } },
+    });
+
+    await page.getByRole('button', { name: 'Esci' }).click();
+    await page.getByLabel('Nome utente').waitFor();
+    // The session is gone on the server too: the dashboard sends back to the login.
+    await page.goto(`${site.baseUrl}/admin/dashboard`);
+    await page.getByLabel('Nome utente').waitFor();
+    expect(consoleErrors.filter((message) => !/401/.test(message))).toEqual([]);
+    await close();
+  }, 60_000);
+});
