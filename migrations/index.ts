@@ -6,6 +6,7 @@ import type { Knex } from 'knex';
 import * as coreSchema from './20261122090000_core_schema';
 import * as analyticsIngest from './20261122120000_analytics_ingest';
 import * as admin from './20261122150000_admin';
+import * as gdpr from './20261122170000_gdpr';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '20261122090000_core_schema': coreSchema,
   '20261122120000_analytics_ingest': analyticsIngest,
   '20261122150000_admin': admin,
+  '20261122170000_gdpr': gdpr,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

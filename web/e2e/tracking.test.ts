@@ -24,9 +24,9 @@ describe('first-party analytics, browser to database', () => {
     await form.getByRole('checkbox').check();
     await form.getByRole('button', { name: /guida/i }).click();
     await page.waitForURL(`${site.baseUrl}/grazie-italia`);
-    // Leaving the site sends what is still queued (sendBeacon on page hide).
+    // Leaving the site sends what is still queued (sendBeacon on page hide). The context
+    // stays open until it is stored: closing it could cancel a beacon not yet on the wire.
     await page.goto('about:blank');
-    await close();
 
     const stored = () =>
       Promise.all([
@@ -42,6 +42,7 @@ describe('first-party analytics, browser to database', () => {
       },
       { timeoutMs: 20_000, what: 'the visit to be stored' },
     );
+    await close();
     expect(views).toEqual(['/', '/grazie-italia']);
     expect(new Set(steps)).toEqual(new Set(['landing', 'form_view', 'form_start', 'form_submit', 'success']));
     expect(actions).toEqual(expect.arrayContaining(['view_form', 'start_typing', 'submit_attempt', 'submit_success', 'page_exit']));

@@ -6,6 +6,7 @@ import {
   loadConfigOrExit,
   requireHttpsInProduction,
   requireTwilioSettings,
+  siteEnv,
   twilioEnv,
 } from '@guida/shared/config';
 
@@ -21,13 +22,22 @@ export const workerEnvSchema = z
     /** smtp(s)://user:pass@host:port; unset = emails go to the outbox table (development). */
     SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
     EMAIL_FROM: z.string().min(3).default('Guida Finanza <noreply@localhost>'),
-    RETENTION_MONTHS: intEnv(24, 1, 120),
+    RETENTION_MONTHS: siteEnv.RETENTION_MONTHS,
+    /** Days before erasure that a lead is told its data will be erased. */
+    RETENTION_NOTICE_DAYS: intEnv(30, 0, 365),
+    ANALYTICS_RETENTION_MONTHS: siteEnv.ANALYTICS_RETENTION_MONTHS,
+    /** How often (ms) the retention job runs. */
+    RETENTION_INTERVAL_MS: intEnv(3_600_000, 1000, 86_400_000),
+    /** Validity of the link that confirms a data request, and of the link to an export. */
+    GDPR_CONFIRM_LINK_TTL_HOURS: intEnv(72, 1, 720),
+    GDPR_EXPORT_LINK_TTL_DAYS: intEnv(7, 1, 90),
     /** Jobs each worker process runs at once, per queue. */
     WORKER_CONCURRENCY: intEnv(50, 1, 1000),
     /** Base delays of the jittered exponential retries, per queue. */
     SMS_RETRY_BASE_MS: intEnv(2000, 1, 3_600_000),
     CRM_RETRY_BASE_MS: intEnv(60_000, 1, 3_600_000),
     EMAIL_RETRY_BASE_MS: intEnv(30_000, 1, 3_600_000),
+    GDPR_RETRY_BASE_MS: intEnv(30_000, 1, 3_600_000),
     /** How often pending deliveries without a job are looked for, and how old they must be. */
     SWEEP_INTERVAL_MS: intEnv(30_000, 100, 3_600_000),
     SWEEP_GRACE_MS: intEnv(10_000, 0, 3_600_000),

@@ -1,7 +1,18 @@
 import { z } from 'zod';
 import { defineJob } from './definition';
 
-export const EMAIL_KINDS = ['guide-link'] as const;
+/**
+ * What an email_messages row sends: the guide link of a lead, or a message about a data
+ * request (confirmation link, export link, outcome) or the retention notice of a lead.
+ */
+export const EMAIL_KINDS = [
+  'guide-link',
+  'gdpr-confirm',
+  'gdpr-export',
+  'gdpr-completed',
+  'gdpr-rejected',
+  'retention-notice',
+] as const;
 export type EmailKind = (typeof EMAIL_KINDS)[number];
 
 /** Sends one email_messages row (for example the guide link when the SMS failed). */

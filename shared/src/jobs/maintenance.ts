@@ -13,3 +13,16 @@ export const sweepPendingDeliveriesJob = defineJob({
   jobId: () => 'sweep-pending-deliveries',
   attempts: 1,
 });
+
+/**
+ * Retention: notifies leads that are about to reach RETENTION_MONTHS, erases those past
+ * it, and deletes analytics rows older than ANALYTICS_RETENTION_MONTHS in small batches.
+ * Runs on a job scheduler like the sweep.
+ */
+export const applyRetentionJob = defineJob({
+  queue: 'maintenance',
+  name: 'apply-retention',
+  schema: z.object({}),
+  jobId: () => 'apply-retention',
+  attempts: 1,
+});

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EBOOK_TYPES } from '../lead-rules';
 import { SMS_STATUSES } from '../delivery-status';
+import { GDPR_REQUEST_STATUSES } from '../gdpr-rules';
 
 /**
  * The admin API's requests and answers (api/src/admin, web admin pages). Dates travel as
@@ -206,17 +207,35 @@ export const consentReportSchema = z.object({
 });
 export type ConsentReport = z.infer<typeof consentReportSchema>;
 
+/** GET /api/admin/data-requests?status=&page= */
+export const dataRequestListQuerySchema = z.object({
+  status: z.enum(GDPR_REQUEST_STATUSES).optional(),
+  page: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(200).default(50),
+});
+
 export const dataRequestListSchema = z.object({
+  total: z.number(),
+  page: z.number(),
+  pageSize: z.number(),
   items: z.array(
     z.object({
       id: z.number(),
-      email: z.string(),
+      /** null once erased (a completed deletion). */
+      email: z.string().nullable(),
       requestType: z.string(),
       status: z.string(),
       submittedAt: z.string(),
+      confirmedAt: z.string().nullable(),
       processedAt: z.string().nullable(),
+      /** Username of the admin who accepted or rejected it. */
       processedBy: z.string().nullable(),
+      completedAt: z.string().nullable(),
       notes: z.string().nullable(),
+      /** What the requester says is wrong (rectifications). */
+      details: z.string().nullable(),
+      /** The leads stored with the request's address (to rectify or check). */
+      leadIds: z.array(z.number()),
     }),
   ),
 });

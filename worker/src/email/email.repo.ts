@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { DeliveryStatus } from '@guida/shared/delivery-status';
+import type { GdprRequestType } from '@guida/shared/gdpr-rules';
 import type { EmailKind } from '@guida/shared/jobs/email';
 
 export interface EmailContext {
@@ -9,14 +10,22 @@ export interface EmailContext {
   lead_id: number | null;
   nome: string | null;
   email: string | null;
+  lead_created_at: Date | null;
   token: string | null;
   expires_at: Date | null;
+  data_request_id: number | null;
+  /** The requester's address; null once erased. */
+  request_email: string | null;
+  request_type: GdprRequestType | null;
+  request_notes: string | null;
 }
 
+/** An email row with what its text needs: the lead and its link, or the data request. */
 export function loadEmailContext(db: Knex, emailMessageId: number) {
   return db('email_messages as m')
     .leftJoin('ebook_requests as l', 'l.id', 'm.lead_id')
     .leftJoin('download_tokens as t', 't.lead_id', 'm.lead_id')
+    .leftJoin('gdpr_data_requests as r', 'r.id', 'm.data_request_id')
     .where('m.id', emailMessageId)
     .first<EmailContext | undefined>(
       'm.id',
@@ -25,8 +34,13 @@ export function loadEmailContext(db: Knex, emailMessageId: number) {
       'm.lead_id',
       'l.nome',
       'l.email',
+      'l.created_at as lead_created_at',
       't.token',
       't.expires_at',
+      'm.data_request_id',
+      'r.email as request_email',
+      'r.request_type',
+      'r.notes as request_notes',
     );
 }
 
