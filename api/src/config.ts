@@ -23,6 +23,9 @@ export const apiEnvSchema = z
     /** Admin sessions end after this much inactivity, and in any case after the maximum. */
     ADMIN_SESSION_IDLE_MINUTES: intEnv(30, 1, 24 * 60),
     ADMIN_SESSION_MAX_HOURS: intEnv(12, 1, 24 * 30),
+    /** Data-rights requests per IP per hour, and per email address per day. */
+    GDPR_RATE_LIMIT_PER_IP: intEnv(10, 1, 10_000_000),
+    GDPR_RATE_LIMIT_PER_EMAIL: intEnv(3, 1, 10_000_000),
     /** Analytics requests per IP per minute (a batch counts once). */
     ANALYTICS_RATE_LIMIT_PER_IP: intEnv(600, 1, 10_000_000),
     /** Seconds the live figures are cached in each API process. */

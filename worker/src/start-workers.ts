@@ -1,7 +1,7 @@
 import { Worker, type Job, type Processor } from 'bullmq';
 import type { Knex } from 'knex';
 import { RETRY_BACKOFF_TYPE, type QueueName } from '@guida/shared/jobs/definition';
-import { sweepPendingDeliveriesJob } from '@guida/shared/jobs/maintenance';
+import { applyRetentionJob, sweepPendingDeliveriesJob } from '@guida/shared/jobs/maintenance';
 import type { JobQueues } from '@guida/shared/server/job-queues';
 import type { Logger } from '@guida/shared/server/logger';
 import type { Redis } from '@guida/shared/server/redis';
@@ -10,6 +10,8 @@ import type { WorkerConfig } from './config';
 import { createDeliverToCrm } from './crm/deliver-to-crm';
 import { createSendEmail } from './email/send-email';
 import type { Mailer } from './email/mailer';
+import { createProcessDataRequest } from './gdpr/process-data-request';
+import { createApplyRetention } from './retention/apply-retention';
 import type { SmsProvider } from './sms/providers/sms-provider';
 import { createSendGuideSms } from './sms/send-guide-sms';
 import { createSweepPendingDeliveries } from './sweeper/sweep-pending-deliveries';
@@ -68,6 +70,15 @@ export function startWorkers(deps: WorkerDeps) {
     graceMs: config.SWEEP_GRACE_MS,
   });
 
+  const applyRetention = createApplyRetention({
+    db: deps.db,
+    queues: deps.queues,
+    logger,
+    retentionMonths: config.RETENTION_MONTHS,
+    noticeDays: config.RETENTION_NOTICE_DAYS,
+    analyticsRetentionMonths: config.ANALYTICS_RETENTION_MONTHS,
+  });
+
   const workers = [
     workerFor(
       'sms',
@@ -99,13 +110,28 @@ export function startWorkers(deps: WorkerDeps) {
     ),
     workerFor(
       'email',
-      createSendEmail({ db: deps.db, logger, mailer: deps.mailer, publicBaseUrl: config.PUBLIC_BASE_URL }),
+      createSendEmail({
+        db: deps.db,
+        logger,
+        mailer: deps.mailer,
+        publicBaseUrl: config.PUBLIC_BASE_URL,
+        confirmLinkTtlHours: config.GDPR_CONFIRM_LINK_TTL_HOURS,
+        exportLinkTtlDays: config.GDPR_EXPORT_LINK_TTL_DAYS,
+        retentionMonths: config.RETENTION_MONTHS,
+      }),
       { concurrency: Math.min(config.WORKER_CONCURRENCY, 10), retryBaseMs: config.EMAIL_RETRY_BASE_MS },
+    ),
+    // Data requests are rare and an erasure scans queues: one or two at a time is plenty.
+    workerFor(
+      'gdpr',
+      createProcessDataRequest({ db: deps.db, queues: deps.queues, logger, retentionMonths: config.RETENTION_MONTHS }),
+      { concurrency: 2, retryBaseMs: config.GDPR_RETRY_BASE_MS },
     ),
     workerFor(
       'maintenance',
       async (job) => {
         if (job.name === sweepPendingDeliveriesJob.name) return sweep();
+        if (job.name === applyRetentionJob.name) return applyRetention();
         throw new Error(`unknown maintenance job ${job.name}`);
       },
       { concurrency: 1, retryBaseMs: config.SWEEP_INTERVAL_MS },
@@ -122,25 +148,25 @@ export function startWorkers(deps: WorkerDeps) {
     prefix: config.REDIS_KEY_PREFIX,
   });
 
-  // One scheduler entry in Redis: however many workers run, the sweep runs once per interval.
+  // One scheduler entry in Redis per job: however many workers run, each runs once per interval.
   // Written again on every (re)connection, since a Redis restarted without persistence has
   // lost it; never awaited, so start-up does not wait for Redis.
-  const scheduleSweep = () =>
+  const schedule = (name: string, every: number) =>
     deps.queues
       .queue('maintenance')
-      .upsertJobScheduler(
-        sweepPendingDeliveriesJob.name,
-        { every: config.SWEEP_INTERVAL_MS },
-        { name: sweepPendingDeliveriesJob.name, data: {}, opts: { removeOnComplete: 100, removeOnFail: 100 } },
-      )
-      .catch((error: Error) => logger.error({ err: error.message }, 'could not schedule the sweeper'));
-  const onRedisReady = () => void scheduleSweep();
+      .upsertJobScheduler(name, { every }, { name, data: {}, opts: { removeOnComplete: 100, removeOnFail: 100 } })
+      .catch((error: Error) => logger.error({ job: name, err: error.message }, 'could not schedule a maintenance job'));
+  const onRedisReady = () => {
+    void schedule(sweepPendingDeliveriesJob.name, config.SWEEP_INTERVAL_MS);
+    void schedule(applyRetentionJob.name, config.RETENTION_INTERVAL_MS);
+  };
   onRedisReady();
   deps.connection.on('ready', onRedisReady);
 
   return {
     workers,
     sweep,
+    applyRetention,
     analytics,
     /** Waits for active jobs to finish; jobs still running at `graceMs` are handed back. */
     async close(graceMs: number) {

@@ -12,7 +12,8 @@ export type AuditAction =
   | 'redeliver_crm'
   | 'retry_job'
   | 'process_data_request'
-  | 'rectify_lead';
+  | 'rectify_lead'
+  | 'view_consent_history';
 
 /** Who did what, to what, when: append-only, never personal data of leads beyond their id. */
 export async function audit(

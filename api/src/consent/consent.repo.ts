@@ -1,5 +1,11 @@
 import type { Knex } from 'knex';
+import { cookieConsentText } from '@guida/shared/consent-texts';
+import { COOKIE_CONSENT_VERSION } from '@guida/shared/cookie-consent-rules';
 import { COOKIE_CONSENT_VALIDITY_DAYS, type CookieFlags } from '@guida/shared/schemas/cookie-consent';
+import { sha256Hex } from '@guida/shared/server/personal-data-hash';
+
+/** Which banner and panel texts the visitor chose on (recorded versions: consent-texts.ts). */
+const COOKIE_CONSENT_TEXT_HASH = sha256Hex(cookieConsentText);
 
 /** The latest choice of a visitor, if it is still valid (six months). */
 export function latestCookieChoice(db: Knex, sessionId: string) {
@@ -11,7 +17,10 @@ export function latestCookieChoice(db: Knex, sessionId: string) {
     .first<CookieFlags | undefined>('essential', 'analytics', 'marketing', 'preferences');
 }
 
-/** Append-only: every choice is a new row, the history is the proof. */
+/**
+ * Append-only (a trigger refuses changes to a stored choice): every choice is a new row
+ * with the version and hash of the texts shown, and the history is the proof.
+ */
 export async function recordCookieChoice(
   db: Knex,
   choice: CookieFlags & { sessionId: string; ipAddress: string | null; userAgent: string | null },
@@ -24,5 +33,7 @@ export async function recordCookieChoice(
     preferences: choice.preferences,
     ip_address: choice.ipAddress,
     user_agent: choice.userAgent,
+    consent_version: COOKIE_CONSENT_VERSION,
+    consent_text_hash: COOKIE_CONSENT_TEXT_HASH,
   });
 }

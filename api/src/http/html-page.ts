@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import type { Response } from 'express';
 
 /**
- * Small server-rendered Italian pages (guide link errors, no-JavaScript form errors).
+ * Small server-rendered Italian pages (guide link errors, no-JavaScript form errors, the
+ * pages behind the data-request links).
  * Their one stylesheet is inline and allowed by its hash in the CSP.
  */
 const STYLE = [
@@ -11,6 +12,8 @@ const STYLE = [
   'h1{font-size:1.5rem;margin:0 0 1rem}',
   'a{color:#1d4ed8;font-weight:600}',
   'ul{padding-left:1.25rem}',
+  'button{font:inherit;font-weight:600;color:#fff;background:#047857;border:0;border-radius:8px;padding:.75rem 1.25rem;cursor:pointer}',
+  'button:focus-visible{outline:3px solid #1d4ed8;outline-offset:2px}',
 ].join('');
 
 export const HTML_PAGE_STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
@@ -22,12 +25,17 @@ export interface HtmlPage {
   title: string;
   paragraphs: string[];
   list?: string[];
+  /** A one-button form (a POST to this site), e.g. to confirm what a link asks. */
+  form?: { action: string; label: string };
   link: { href: string; label: string };
 }
 
 export function sendHtmlPage(res: Response, status: number, page: HtmlPage) {
   const list = page.list?.length
     ? `<ul>${page.list.map((item) => `<li>${escapeHtml(item)}</li>`).join('')}</ul>`
+    : '';
+  const form = page.form
+    ? `<form method="post" action="${escapeHtml(page.form.action)}"><button type="submit">${escapeHtml(page.form.label)}</button></form>`
     : '';
   const html = `<!doctype html>
 <html lang="it">
@@ -43,6 +51,7 @@ export function sendHtmlPage(res: Response, status: number, page: HtmlPage) {
 <h1>${escapeHtml(page.title)}</h1>
 ${page.paragraphs.map((text) => `<p>${escapeHtml(text)}</p>`).join('\n')}
 ${list}
+${form}
 <p><a href="${escapeHtml(page.link.href)}">${escapeHtml(page.link.label)}</a></p>
 </main>
 </body>

@@ -8,7 +8,9 @@ const INCOMING_ID = /^[A-Za-z0-9._-]{8,64}$/;
 /** Path without query string, with personal tokens masked: never personal data in logs. */
 export function loggablePath(url: string | undefined): string {
   const path = (url ?? '/').split('?')[0] ?? '/';
-  return path.replace(/^\/g\/[^/]+/, '/g/:token');
+  return path
+    .replace(/^\/g\/[^/]+/, '/g/:token')
+    .replace(/^\/gdpr\/(conferma|export)\/[^/]+/, '/gdpr/$1/:token');
 }
 
 /**

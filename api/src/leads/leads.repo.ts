@@ -26,7 +26,8 @@ export type InsertLeadResult =
  * is open. ON CONFLICT waits for concurrent requests for the same phone, so two parallel
  * requests can never both create a lead (and both get an SMS).
  *
- * A marketing consent is recorded only when given: gdpr_consents holds consents given.
+ * A marketing consent is recorded only when given: gdpr_consents holds consents given,
+ * with the hash of the address (what stays findable once the address is erased).
  * Prepared once per connection: planning this statement costs more than running it.
  */
 const insertLeadStatement = preparedStatement<{ lead_id: number; crm_delivery_id: number }>('insert-lead', `
@@ -48,17 +49,19 @@ lead AS (
     :utmMedium, :utmCampaign, true, :marketingConsent, now(), :ipAddress, :userAgent,
     :consentVersion, :country, :landingPath
   FROM claim
-  RETURNING id, email
+  RETURNING id, email, encode(sha256(convert_to(lower(email), 'UTF8')), 'hex') AS email_hash
 ),
 consents AS (
   INSERT INTO gdpr_consents (
-    email, consent_type, consented, consent_version, ip_address, user_agent, lead_id,
-    consent_text_hash
+    email, email_hash, consent_type, consented, consent_version, ip_address, user_agent,
+    lead_id, consent_text_hash
   )
-  SELECT email, 'privacy', true, :consentVersion, :ipAddress, :userAgent, id, :privacyConsentHash
+  SELECT email, email_hash, 'privacy', true, :consentVersion, :ipAddress, :userAgent, id,
+    :privacyConsentHash
   FROM lead
   UNION ALL
-  SELECT email, 'marketing', true, :consentVersion, :ipAddress, :userAgent, id, :marketingConsentHash
+  SELECT email, email_hash, 'marketing', true, :consentVersion, :ipAddress, :userAgent, id,
+    :marketingConsentHash
   FROM lead WHERE :marketingConsent
 ),
 sms AS (

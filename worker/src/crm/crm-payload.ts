@@ -1,7 +1,7 @@
 import type { CrmEvent } from '@guida/shared/jobs/crm';
 import type { LeadRow } from './crm.repo';
 
-/** The JSON the CRM receives; documented in docs/crm-webhook.md. */
+/** The JSON the CRM receives for lead.created and lead.updated; see docs/crm-webhook.md. */
 export function crmPayload(delivery: { id: number; event: CrmEvent; created_at: Date }, lead: LeadRow) {
   return {
     id: delivery.id,
@@ -26,5 +26,18 @@ export function crmPayload(delivery: { id: number; event: CrmEvent; created_at: 
       consentTimestamp: lead.consent_timestamp?.toISOString() ?? null,
       createdAt: lead.created_at.toISOString(),
     },
+  };
+}
+
+/**
+ * lead.deleted: the lead was erased here (a deletion request or the retention period),
+ * so only its id travels; the CRM should erase it too.
+ */
+export function crmDeletionPayload(delivery: { id: number; created_at: Date }, leadId: number) {
+  return {
+    id: delivery.id,
+    event: 'lead.deleted' as const,
+    occurredAt: delivery.created_at.toISOString(),
+    lead: { id: leadId },
   };
 }

@@ -5,6 +5,8 @@ import type { DeliveryStatus } from '@guida/shared/delivery-status';
 export interface CrmDeliveryRow {
   id: number;
   lead_id: number | null;
+  /** The lead the event is about, kept when the lead is erased (lead_id is then null). */
+  subject_lead_id: number | null;
   event: CrmEvent;
   status: DeliveryStatus;
   created_at: Date;
@@ -33,7 +35,7 @@ export interface LeadRow {
 export function loadCrmDelivery(db: Knex, deliveryId: number) {
   return db('crm_deliveries')
     .where({ id: deliveryId })
-    .first<CrmDeliveryRow | undefined>('id', 'lead_id', 'event', 'status', 'created_at');
+    .first<CrmDeliveryRow | undefined>('id', 'lead_id', 'subject_lead_id', 'event', 'status', 'created_at');
 }
 
 export function loadLead(db: Knex, leadId: number) {

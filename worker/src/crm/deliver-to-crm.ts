@@ -2,7 +2,7 @@ import { UnrecoverableError, type Job } from 'bullmq';
 import type { Knex } from 'knex';
 import { deliverToCrmJob } from '@guida/shared/jobs/crm';
 import type { Logger } from '@guida/shared/server/logger';
-import { crmPayload } from './crm-payload';
+import { crmDeletionPayload, crmPayload } from './crm-payload';
 import { loadCrmDelivery, loadLead, recordCrmAttempt } from './crm.repo';
 import { CrmDeliveryError, postToCrm, type CrmWebhookSettings } from './crm-webhook-client';
 
@@ -13,7 +13,10 @@ export interface DeliverToCrmDeps {
   webhook: CrmWebhookSettings | null;
 }
 
-/** Forwards a lead event to the CRM webhook, signed, retried with backoff over hours. */
+/**
+ * Forwards a lead event to the CRM webhook, signed, retried with backoff over hours.
+ * lead.deleted carries only the lead id, since the lead is gone by then.
+ */
 export function createDeliverToCrm(deps: DeliverToCrmDeps) {
   return async function deliverToCrm(job: Job): Promise<string> {
     const { deliveryId, leadId } = deliverToCrmJob.schema.parse(job.data);
@@ -27,13 +30,17 @@ export function createDeliverToCrm(deps: DeliverToCrmDeps) {
       await recordCrmAttempt(deps.db, deliveryId, { status: 'skipped', attempts: 0, error: 'CRM_WEBHOOK_URL not set' });
       return 'skipped: no CRM configured';
     }
-    const lead = delivery.lead_id === null ? undefined : await loadLead(deps.db, delivery.lead_id);
-    if (!lead) {
-      await recordCrmAttempt(deps.db, deliveryId, { status: 'skipped', attempts: 0, error: 'lead erased' });
-      return 'skipped: the lead no longer exists';
+    let body: string;
+    if (delivery.event === 'lead.deleted') {
+      body = JSON.stringify(crmDeletionPayload(delivery, delivery.subject_lead_id ?? leadId));
+    } else {
+      const lead = delivery.lead_id === null ? undefined : await loadLead(deps.db, delivery.lead_id);
+      if (!lead) {
+        await recordCrmAttempt(deps.db, deliveryId, { status: 'skipped', attempts: 0, error: 'lead erased' });
+        return 'skipped: the lead no longer exists';
+      }
+      body = JSON.stringify(crmPayload(delivery, lead));
     }
-
-    const body = JSON.stringify(crmPayload(delivery, lead));
     try {
       const responseStatus = await postToCrm(deps.webhook, { id: deliveryId, event: delivery.event, body });
       await recordCrmAttempt(deps.db, deliveryId, { status: 'delivered', attempts, responseStatus });

@@ -1,30 +1,26 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { Knex } from 'knex';
 import { sendEmailJob } from '@guida/shared/jobs/email';
-import { daysLeft, guideLinkUrl } from '@guida/shared/lead-rules';
-import { guideDelivery } from '@guida/shared/messages';
 import type { Logger } from '@guida/shared/server/logger';
+import { forgetDeletionRequester } from '../gdpr/erasure';
+import { composeEmail, type ComposeSettings } from './compose-email';
 import { loadEmailContext, recordEmailAttempt, type EmailContext } from './email.repo';
-import { EmailSendError, type Mailer, type OutgoingEmail } from './mailer';
+import { EmailSendError, type Mailer } from './mailer';
 
-export interface SendEmailDeps {
+export interface SendEmailDeps extends ComposeSettings {
   db: Knex;
   logger: Logger;
   mailer: Mailer;
-  publicBaseUrl: string;
 }
 
-function composeEmail(message: EmailContext, publicBaseUrl: string): OutgoingEmail | null {
-  if (!message.email || !message.nome || !message.token || !message.expires_at) return null;
-  return {
-    to: message.email,
-    subject: guideDelivery.emailSubject,
-    text: guideDelivery.emailText(
-      message.nome,
-      guideLinkUrl(publicBaseUrl, message.token),
-      daysLeft(message.expires_at),
-    ),
-  };
+/**
+ * The confirmation of an erasure is the last use of the requester's address: once it
+ * went out (or failed for good) the address is forgotten too.
+ */
+async function afterLastAttempt(db: Knex, message: EmailContext) {
+  if (message.kind === 'gdpr-completed' && message.request_type === 'deletion' && message.data_request_id !== null) {
+    await forgetDeletionRequester(db, message.data_request_id);
+  }
 }
 
 /** Sends one email_messages row, once; retried with backoff, 5xx answers are final. */
@@ -35,27 +31,33 @@ export function createSendEmail(deps: SendEmailDeps) {
     if (!message) return 'skipped: email row no longer exists';
     if (message.status !== 'pending' && message.status !== 'retrying') return `skipped: already ${message.status}`;
     const attempts = job.attemptsMade + 1;
-    const email = composeEmail(message, deps.publicBaseUrl);
+    const email = await composeEmail(deps.db, message, deps);
     if (!email) {
-      await recordEmailAttempt(deps.db, emailMessageId, { status: 'skipped', attempts: 0, error: 'lead erased' });
+      await recordEmailAttempt(deps.db, emailMessageId, { status: 'skipped', attempts: 0, error: 'nothing to send' });
       return 'skipped: nothing to send';
     }
     try {
       const { messageId } = await deps.mailer.send(email);
       await recordEmailAttempt(deps.db, emailMessageId, { status: 'delivered', attempts, messageId });
-      deps.logger.info({ leadId: message.lead_id, emailMessageId, kind: message.kind }, 'email sent');
+      await afterLastAttempt(deps.db, message);
+      deps.logger.info(
+        { leadId: message.lead_id, dataRequestId: message.data_request_id, emailMessageId, kind: message.kind },
+        'email sent',
+      );
       return 'sent';
     } catch (error) {
-      const failure =
-        error instanceof EmailSendError ? error : new EmailSendError((error as Error).message, false);
+      const cause = error instanceof EmailSendError ? error : new EmailSendError((error as Error).message, false);
+      // SMTP refusals often quote the recipient; the error goes to Postgres and Redis.
+      const failure = new EmailSendError(cause.message.replaceAll(email.to, '<destinatario>'), cause.permanent);
       const lastAttempt = failure.permanent || attempts >= (job.opts.attempts ?? 1);
       await recordEmailAttempt(deps.db, emailMessageId, {
         status: lastAttempt ? 'failed' : 'retrying',
         attempts,
         error: failure.message,
       });
+      if (lastAttempt) await afterLastAttempt(deps.db, message);
       deps.logger.warn(
-        { leadId: message.lead_id, emailMessageId, attempts },
+        { leadId: message.lead_id, dataRequestId: message.data_request_id, emailMessageId, attempts },
         lastAttempt ? 'email failed for good' : 'email failed; will retry',
       );
       throw lastAttempt ? new UnrecoverableError(failure.message) : failure;

@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
 import { deliverToCrmJob, type CrmEvent } from '@guida/shared/jobs/crm';
 import { sendEmailJob } from '@guida/shared/jobs/email';
+import { GDPR_JOB_FOR_REQUEST_TYPE } from '@guida/shared/jobs/gdpr';
+import type { GdprRequestType } from '@guida/shared/gdpr-rules';
 import { sendGuideSmsJob } from '@guida/shared/jobs/sms';
 import type { JobQueues } from '@guida/shared/server/job-queues';
 import type { Logger } from '@guida/shared/server/logger';
@@ -34,9 +36,14 @@ export function createSweepPendingDeliveries({ db, queues, logger, graceMs, batc
     const sms = await unsent('sms_messages').select<{ lead_id: number }[]>('lead_id');
     await queues.enqueueMany(sendGuideSmsJob, sms.map((row) => ({ leadId: row.lead_id })));
 
+    // An erased lead's lead.deleted event names it in subject_lead_id (lead_id is null).
     const crm = await unsent('crm_deliveries')
-      .whereNotNull('lead_id')
-      .select<{ id: number; lead_id: number; event: CrmEvent }[]>('id', 'lead_id', 'event');
+      .whereRaw('coalesce(lead_id, subject_lead_id) IS NOT NULL')
+      .select<{ id: number; lead_id: number; event: CrmEvent }[]>(
+        'id',
+        db.raw('coalesce(lead_id, subject_lead_id) AS lead_id'),
+        'event',
+      );
     await queues.enqueueMany(
       deliverToCrmJob,
       crm.map((row) => ({ deliveryId: row.id, leadId: row.lead_id, event: row.event })),
@@ -44,6 +51,17 @@ export function createSweepPendingDeliveries({ db, queues, logger, graceMs, batc
 
     const email = await unsent('email_messages').select<{ id: number }[]>('id');
     await queues.enqueueMany(sendEmailJob, email.map((row) => ({ emailMessageId: row.id })));
+
+    // Data requests an admin accepted whose processing job never reached Redis.
+    const gdpr = await db('gdpr_data_requests')
+      .where({ status: 'processing' })
+      .where('processed_at', '<', db.raw('now() - make_interval(secs => ?)', [graceMs / 1000]))
+      .orderBy('processed_at')
+      .limit(batchSize)
+      .select<{ id: number; request_type: GdprRequestType }[]>('id', 'request_type');
+    for (const row of gdpr) {
+      await queues.enqueue(GDPR_JOB_FOR_REQUEST_TYPE[row.request_type], { dataRequestId: row.id });
+    }
 
     const closedWindows = await db('recent_phone_requests')
       .whereIn(
@@ -55,8 +73,8 @@ export function createSweepPendingDeliveries({ db, queues, logger, graceMs, batc
       )
       .delete();
 
-    const result = { sms: sms.length, crm: crm.length, email: email.length, closedWindows };
-    if (sms.length + crm.length + email.length > 0) logger.info(result, 'swept unsent deliveries');
+    const result = { sms: sms.length, crm: crm.length, email: email.length, gdpr: gdpr.length, closedWindows };
+    if (sms.length + crm.length + email.length + gdpr.length > 0) logger.info(result, 'swept unsent deliveries');
     return result;
   };
 }

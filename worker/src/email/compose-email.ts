@@ -1,0 +1,57 @@
+import type { Knex } from 'knex';
+import { daysLeft, guideLinkUrl } from '@guida/shared/lead-rules';
+import { gdprEmails } from '@guida/shared/gdpr-messages';
+import { guideDelivery } from '@guida/shared/messages';
+import { composeGdprEmail, type GdprEmailSettings } from '../gdpr/gdpr-emails';
+import type { EmailContext } from './email.repo';
+import type { OutgoingEmail } from './mailer';
+
+export interface ComposeSettings extends GdprEmailSettings {
+  retentionMonths: number;
+}
+
+const longDate = new Intl.DateTimeFormat('it-IT', { dateStyle: 'long', timeZone: 'Europe/Rome' });
+
+/** The day a lead reaches the retention period, in Italian ("22 novembre 2028"). */
+export function erasureDateOf(createdAt: Date, retentionMonths: number) {
+  const date = new Date(createdAt);
+  date.setUTCMonth(date.getUTCMonth() + retentionMonths);
+  return longDate.format(date);
+}
+
+/**
+ * The email a row stands for, or null when there is nothing to send any more (the lead
+ * or the address was erased, the request was confirmed meanwhile, ...).
+ */
+export async function composeEmail(
+  db: Knex,
+  message: EmailContext,
+  settings: ComposeSettings,
+): Promise<OutgoingEmail | null> {
+  switch (message.kind) {
+    case 'guide-link':
+      if (!message.email || !message.nome || !message.token || !message.expires_at) return null;
+      return {
+        to: message.email,
+        subject: guideDelivery.emailSubject,
+        text: guideDelivery.emailText(
+          message.nome,
+          guideLinkUrl(settings.publicBaseUrl, message.token),
+          daysLeft(message.expires_at),
+        ),
+      };
+    case 'retention-notice':
+      if (!message.email || !message.nome || !message.lead_created_at) return null;
+      return {
+        to: message.email,
+        subject: gdprEmails.retentionNoticeSubject,
+        text: gdprEmails.retentionNoticeText(
+          message.nome,
+          erasureDateOf(message.lead_created_at, settings.retentionMonths),
+          settings.retentionMonths,
+        ),
+      };
+    default:
+      return composeGdprEmail(db, message, settings);
+  }
+}

@@ -1,0 +1,176 @@
+import type { Knex } from 'knex';
+import { gdprExportInformation } from '@guida/shared/gdpr-messages';
+import { emailHash } from '@guida/shared/server/personal-data-hash';
+
+type Row = Record<string, unknown>;
+
+export interface PersonalDataExport {
+  generatedAt: string;
+  email: string;
+  /** Purposes, recipients, retention: what art. 15 GDPR adds to the data itself. */
+  information: Record<string, string>;
+  /** Every row held for the address, by table, with the tables' column names. */
+  data: Record<string, Row[]>;
+}
+
+/**
+ * Everything stored for an address: its leads and what hangs off them (SMS and their
+ * events, CRM deliveries, emails, the download link and downloads), its consents and its
+ * data requests. Link tokens and their hashes are left out: they are keys, not data about
+ * the person. Cookie choices and analytics are not linked to an address (see information).
+ */
+export async function collectPersonalData(
+  db: Knex,
+  email: string,
+  options: { retentionMonths: number; now?: Date },
+): Promise<PersonalDataExport> {
+  const address = email.toLowerCase();
+  const leads = await db('ebook_requests')
+    .where('email', address)
+    .orderBy('id')
+    .select<Row[]>(
+      'id',
+      'nome',
+      'cognome',
+      'email',
+      'telefono',
+      'country',
+      'ebook_type',
+      'source',
+      'landing_path',
+      'utm_source',
+      'utm_medium',
+      'utm_campaign',
+      'gdpr_consent',
+      'marketing_consent',
+      'consent_version',
+      'consent_timestamp',
+      'ip_address',
+      'user_agent',
+      'data_retention_notified',
+      'created_at',
+    );
+  const leadIds = leads.map((lead) => lead.id as number);
+  const hash = emailHash(address);
+
+  const dataRequests = await db('gdpr_data_requests')
+    .where((query) => void query.where('email_hash', hash).orWhere('email', address))
+    .orderBy('id')
+    .select<Row[]>(
+      'id',
+      'email',
+      'request_type',
+      'status',
+      'request_data',
+      'submitted_at',
+      'confirmed_at',
+      'processed_at',
+      'completed_at',
+      'notes',
+      'ip_address',
+      'user_agent',
+    );
+  const requestIds = dataRequests.map((request) => request.id as number);
+
+  const smsMessages = await db('sms_messages')
+    .whereIn('lead_id', leadIds)
+    .orderBy('id')
+    .select<Row[]>(
+      'id',
+      'lead_id',
+      'status',
+      'provider',
+      'provider_message_id',
+      'attempts',
+      'error_code',
+      'error_message',
+      'created_at',
+      'sent_at',
+      'delivered_at',
+      'failed_at',
+    );
+  const data: Record<string, Row[]> = {
+    ebook_requests: leads,
+    gdpr_consents: await db('gdpr_consents')
+      .where((query) => void query.whereIn('lead_id', leadIds).orWhere('email', address).orWhere('email_hash', hash))
+      .orderBy('id')
+      .select<Row[]>(
+        'id',
+        'lead_id',
+        'email',
+        'consent_type',
+        'consented',
+        'consent_version',
+        'consent_text_hash',
+        'ip_address',
+        'user_agent',
+        'timestamp',
+      ),
+    sms_messages: smsMessages,
+    sms_events: await db('sms_events')
+      .whereIn('sms_message_id', smsMessages.map((sms) => sms.id as number))
+      .orderBy('id')
+      .select<Row[]>('id', 'sms_message_id', 'status', 'provider_status', 'error_code', 'error_message', 'occurred_at'),
+    crm_deliveries: await db('crm_deliveries')
+      .where((query) => void query.whereIn('lead_id', leadIds).orWhereIn('subject_lead_id', leadIds))
+      .orderBy('id')
+      .select<Row[]>(
+        db.raw('id'),
+        db.raw('coalesce(lead_id, subject_lead_id) AS lead_id'),
+        'event',
+        'status',
+        'attempts',
+        'response_status',
+        'last_error',
+        'created_at',
+        'delivered_at',
+      ),
+    email_messages: await db('email_messages')
+      .where((query) => void query.whereIn('lead_id', leadIds).orWhereIn('data_request_id', requestIds))
+      .orderBy('id')
+      .select<Row[]>('id', 'lead_id', 'data_request_id', 'kind', 'status', 'attempts', 'last_error', 'created_at', 'sent_at'),
+    download_tokens: await db('download_tokens')
+      .whereIn('lead_id', leadIds)
+      .orderBy('id')
+      .select<Row[]>('id', 'lead_id', 'expires_at', 'created_at', 'first_downloaded_at', 'last_downloaded_at', 'download_count'),
+    guide_downloads: await db('guide_downloads')
+      .whereIn('lead_id', leadIds)
+      .orderBy('id')
+      .select<Row[]>('id', 'lead_id', 'downloaded_at'),
+    gdpr_data_requests: dataRequests,
+  };
+  return {
+    generatedAt: (options.now ?? new Date()).toISOString(),
+    email: address,
+    information: gdprExportInformation(options.retentionMonths),
+    data,
+  };
+}
+
+const CSV_HEADER = ['tabella', 'id', 'campo', 'valore'];
+
+function csvValue(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+const csvField = (text: string) => (/[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text);
+
+/**
+ * The same export as CSV, one line per field ("long" format: tabella, id, campo, valore),
+ * so tables with different columns fit in one file that any spreadsheet opens.
+ */
+export function personalDataCsv(exported: PersonalDataExport): string {
+  const lines = [CSV_HEADER];
+  for (const [table, rows] of Object.entries(exported.data)) {
+    for (const row of rows) {
+      for (const [field, value] of Object.entries(row)) {
+        if (field === 'id') continue;
+        lines.push([table, csvValue(row.id), field, csvValue(value)]);
+      }
+    }
+  }
+  return `${lines.map((line) => line.map(csvField).join(',')).join('\r\n')}\r\n`;
+}
