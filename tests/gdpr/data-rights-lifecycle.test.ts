@@ -8,7 +8,7 @@
 import type { Knex } from 'knex';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gdprEmails, gdprPages } from '@guida/shared/gdpr-messages';
+import { gdprEmails, gdprPages } from '@guida/shared/gdpr-server-texts';
 import { sendGuideSmsJob } from '@guida/shared/jobs/sms';
 import { consentHistorySchema } from '@guida/shared/schemas/gdpr';
 import { dataRequestListSchema } from '@guida/shared/schemas/admin';

@@ -1,7 +1,8 @@
 import { Redis } from 'ioredis';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gdprMessages, gdprPages } from '@guida/shared/gdpr-messages';
+import { gdprMessages } from '@guida/shared/gdpr-messages';
+import { gdprPages } from '@guida/shared/gdpr-server-texts';
 import { apiMessages, validationMessages } from '@guida/shared/messages';
 import { emailHash, newLinkToken } from '@guida/shared/server/personal-data-hash';
 import { testRedisUrl } from '@guida/testing/services';

@@ -1,5 +1,6 @@
 import { Router, type Request, type Response } from 'express';
-import { gdprMessages, gdprPages as pages } from '@guida/shared/gdpr-messages';
+import { gdprMessages } from '@guida/shared/gdpr-messages';
+import { gdprPages as pages } from '@guida/shared/gdpr-server-texts';
 import { GDPR_REQUEST_TYPE_LABELS } from '@guida/shared/gdpr-rules';
 import { HONEYPOT_FIELD } from '@guida/shared/lead-rules';
 import { apiMessages } from '@guida/shared/messages';

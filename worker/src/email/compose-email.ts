@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { daysLeft, guideLinkUrl } from '@guida/shared/lead-rules';
-import { gdprEmails } from '@guida/shared/gdpr-messages';
+import { gdprEmails } from '@guida/shared/gdpr-server-texts';
 import { guideDelivery } from '@guida/shared/messages';
 import { composeGdprEmail, type GdprEmailSettings } from '../gdpr/gdpr-emails';
 import type { EmailContext } from './email.repo';

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { gdprExportInformation } from '@guida/shared/gdpr-messages';
+import { gdprExportInformation } from '@guida/shared/gdpr-server-texts';
 import { emailHash } from '@guida/shared/server/personal-data-hash';
 
 type Row = Record<string, unknown>;

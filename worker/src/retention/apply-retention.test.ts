@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gdprEmails } from '@guida/shared/gdpr-messages';
+import { gdprEmails } from '@guida/shared/gdpr-server-texts';
 import { emailHash } from '@guida/shared/server/personal-data-hash';
 import { insertLead } from '@guida/testing/lead-fixture';
 import { startSmtpCapture, type SmtpCapture } from '@guida/testing/smtp-capture';
