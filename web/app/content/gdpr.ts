@@ -9,6 +9,7 @@ export const gdprPage: {
   howItWorks: string[];
   formTitle: string;
   formIntro: string;
+  alternativeContact: string;
 } = {
   meta: {
     title: 'I tuoi diritti sulla privacy | Guida Finanza',
@@ -53,4 +54,6 @@ export const gdprPage: {
   formTitle: 'Invia una richiesta',
   formIntro:
     "Compila il modulo con l'indirizzo email che hai usato per richiedere la guida e scegli il tipo di richiesta. Riceverai un link di conferma: senza la tua conferma non procediamo.",
+  alternativeContact:
+    'Per l’opposizione, la revoca del consenso o qualsiasi altra domanda sui tuoi dati puoi anche scriverci a',
 };

@@ -1,11 +1,12 @@
 import { PublicLayout } from '../components/layout/public-layout';
 import { gdprPage } from '../content/gdpr';
+import { GdprRequestForm } from '../features/gdpr-request/gdpr-request-form';
 import { metaTags } from '../lib/seo';
 import { pageSeo, pathOf } from '../seo.server';
 import { controller } from '../site-config.server';
 import type { Route } from './+types/gdpr';
 
-/** Data-protection rights and how to exercise them. */
+/** Data-protection rights and the form to exercise them. */
 export function loader({ request }: Route.LoaderArgs) {
   return { page: gdprPage, contactEmail: controller.email, seo: pageSeo(pathOf(request), gdprPage.meta) };
 }
@@ -42,12 +43,13 @@ export default function Gdpr({ loaderData }: Route.ComponentProps) {
             {page.formTitle}
           </h2>
           <p className="mt-2 text-slate-700">{page.formIntro}</p>
-          <p className="mt-4 text-slate-800">
-            Scrivici a{' '}
+          <GdprRequestForm />
+          <p className="mt-6 text-sm text-slate-700">
+            {page.alternativeContact}{' '}
             <a href={`mailto:${contactEmail}`} className="font-medium text-emerald-800 underline">
               {contactEmail}
-            </a>{' '}
-            indicando l’indirizzo email con cui hai richiesto la guida e il diritto che vuoi esercitare.
+            </a>
+            .
           </p>
         </section>
       </article>

@@ -1,0 +1,92 @@
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gdprFormTexts } from '@guida/shared/gdpr-messages';
+import { validationMessages } from '@guida/shared/messages';
+import { gotoInteractive, launchChromium, openPage, startSite, type Site } from './site-harness';
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+let site: Site;
+let browser: Browser;
+beforeAll(async () => {
+  [site, browser] = await Promise.all([startSite(), launchChromium()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await site?.stop();
+});
+
+async function violations(page: Page) {
+  await page.evaluate(AXE_SOURCE);
+  const result = await page.evaluate(() =>
+    (window as unknown as { axe: { run(options: object): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe.run({
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
+    }),
+  );
+  return result.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+}
+
+describe('the /gdpr request form', () => {
+  it('shows the spec messages under the fields, tied to them for screen readers, without axe violations', async () => {
+    const { page, consoleErrors, close } = await openPage(browser, { bypassCSP: true, viewport: { width: 360, height: 740 } });
+    await gotoInteractive(page, `${site.baseUrl}/gdpr`);
+    const form = page.locator('form#richiesta-gdpr');
+    await form.getByRole('button', { name: gdprFormTexts.submit }).click();
+
+    const email = form.getByLabel(gdprFormTexts.emailLabel, { exact: true });
+    await expect.poll(() => email.getAttribute('aria-invalid')).toBe('true');
+    const describedBy = (await email.getAttribute('aria-describedby'))!.split(' ');
+    const descriptions = await Promise.all(describedBy.map((id) => page.locator(`[id="${id}"]`).textContent()));
+    expect(descriptions).toEqual([gdprFormTexts.emailHint, validationMessages.email]);
+    const type = form.getByLabel(gdprFormTexts.typeLabel);
+    expect(await type.getAttribute('aria-invalid')).toBe('true');
+    expect(await page.locator(`[id="${await type.getAttribute('aria-describedby')}"]`).textContent()).toBe(
+      validationMessages.requestType,
+    );
+    expect(await violations(page)).toEqual([]);
+
+    await email.fill('non-valida@');
+    await email.press('Tab');
+    await form.getByRole('button', { name: gdprFormTexts.submit }).click();
+    await expect.poll(() => form.getByText(validationMessages.email).count()).toBe(1);
+    expect(consoleErrors).toEqual([]);
+    await close();
+  });
+
+  it('asks what to correct only for a rectification, also before the page is interactive', async () => {
+    for (const javaScriptEnabled of [true, false]) {
+      const { page, close } = await openPage(browser, { javaScriptEnabled });
+      if (javaScriptEnabled) await gotoInteractive(page, `${site.baseUrl}/gdpr`);
+      else await page.goto(`${site.baseUrl}/gdpr`);
+      const form = page.locator('form#richiesta-gdpr');
+      const details = form.getByLabel(gdprFormTexts.detailsLabel);
+      expect(await details.isVisible()).toBe(false);
+      await form.getByLabel(gdprFormTexts.typeLabel).selectOption({ label: 'Rettifica dei dati' });
+      await expect.poll(() => details.isVisible()).toBe(true);
+      await form.getByLabel(gdprFormTexts.typeLabel).selectOption({ label: 'Accesso ai dati' });
+      await expect.poll(() => details.isVisible()).toBe(false);
+      await close();
+    }
+  });
+
+  it('offers the four rights with Italian labels and posts to the API without JavaScript', async () => {
+    const { page, close } = await openPage(browser, { javaScriptEnabled: false });
+    await page.goto(`${site.baseUrl}/gdpr`);
+    const form = page.locator('form#richiesta-gdpr');
+    expect(await form.getAttribute('action')).toBe('/api/gdpr/requests');
+    expect(await form.getAttribute('method')).toBe('post');
+    const options = await form.getByLabel(gdprFormTexts.typeLabel).locator('option').evaluateAll((nodes) =>
+      nodes.map((node) => [(node as HTMLOptionElement).value, node.textContent]),
+    );
+    expect(options).toEqual([
+      ['', gdprFormTexts.typePlaceholder],
+      ['access', 'Accesso ai dati'],
+      ['deletion', 'Cancellazione dei dati'],
+      ['portability', 'Portabilità dei dati'],
+      ['rectification', 'Rettifica dei dati'],
+    ]);
+    await close();
+  });
+});
