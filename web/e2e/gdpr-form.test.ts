@@ -1,12 +1,9 @@
-import { createRequire } from 'node:module';
-import { readFileSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gdprFormTexts } from '@guida/shared/gdpr-messages';
 import { validationMessages } from '@guida/shared/messages';
+import { axeViolations } from './axe';
 import { gotoInteractive, launchChromium, openPage, startSite, type Site } from './site-harness';
-
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let site: Site;
 let browser: Browser;
@@ -17,16 +14,6 @@ afterAll(async () => {
   await browser?.close();
   await site?.stop();
 });
-
-async function violations(page: Page) {
-  await page.evaluate(AXE_SOURCE);
-  const result = await page.evaluate(() =>
-    (window as unknown as { axe: { run(options: object): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe.run({
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
-    }),
-  );
-  return result.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
 
 describe('the /gdpr request form', () => {
   it('shows the spec messages under the fields, tied to them for screen readers, without axe violations', async () => {
@@ -45,7 +32,7 @@ describe('the /gdpr request form', () => {
     expect(await page.locator(`[id="${await type.getAttribute('aria-describedby')}"]`).textContent()).toBe(
       validationMessages.requestType,
     );
-    expect(await violations(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
 
     await email.fill('non-valida@');
     await email.press('Tab');

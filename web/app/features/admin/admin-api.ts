@@ -16,6 +16,7 @@ import type {
   LeadList,
   QueueStats,
 } from '@guida/shared/schemas/admin';
+import type { ConsentHistory } from '@guida/shared/schemas/gdpr';
 import { toast } from '../../components/ui/toast-store';
 import { ApiError, getJson } from '../../lib/api-client';
 
@@ -196,6 +197,40 @@ export function useConsentReport(range: DateRangeValues) {
   });
 }
 
-export function useDataRequests() {
-  return useQuery<DataRequestList>({ queryKey: ['/api/admin/data-requests'], queryFn: adminGet, staleTime: FRESH_MS });
+export const DATA_REQUESTS_URL = '/api/admin/data-requests';
+export const processDataRequestUrl = (id: number) => `${DATA_REQUESTS_URL}/${id}/process`;
+export const rectifyLeadUrl = (id: number) => `/api/admin/leads/${id}/rectify`;
+
+export function useDataRequests(status = '') {
+  return useQuery<DataRequestList>({
+    queryKey: [adminUrl(DATA_REQUESTS_URL, { status })],
+    queryFn: adminGet,
+    staleTime: FRESH_MS,
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** A person's consents and requests; fetched only once an address is asked for. */
+export function useConsentHistory(email: string) {
+  return useQuery<ConsentHistory>({
+    queryKey: [adminUrl('/api/admin/consent-history', { email })],
+    queryFn: adminGet,
+    enabled: email !== '',
+    staleTime: FRESH_MS,
+  });
+}
+
+/**
+ * A POST with a JSON body (like useAdminAction, which posts none): its message in a
+ * toast, then the queries whose URL `refresh` accepts are fetched again.
+ */
+export function useAdminSubmit(refresh: (queryUrl: string) => boolean) {
+  return useMutation({
+    mutationFn: ({ url, body }: { url: string; body: unknown }, { client }) => adminPost(client, url, body),
+    onSuccess: async (answer, _variables, _result, { client }) => {
+      toast({ title: answer?.message ?? 'Operazione eseguita.' });
+      await client.invalidateQueries({ predicate: ({ queryKey }) => refresh(String(queryKey[0])) });
+    },
+    onError: (error) => toast({ title: 'Operazione non riuscita', description: errorMessage(error), variant: 'destructive' }),
+  });
 }
