@@ -96,9 +96,9 @@ export function privacyPolicy(
       bullets: [
         `Dati della richiesta (nome, cognome, email, cellulare e stato delle consegne): ${retention.leadMonths} mesi dalla richiesta, poi vengono cancellati o anonimizzati in modo irreversibile. Prima della cancellazione ti avvisiamo.`,
         `Dati statistici di navigazione: ${retention.analyticsMonths} mesi, poi vengono cancellati o aggregati in forma anonima.`,
-        'Prova del consenso: per tutto il tempo necessario a dimostrare che il consenso è stato raccolto correttamente, ad esempio in caso di contestazioni o di verifiche da parte delle autorità.',
+        'Prova del consenso: per tutto il tempo necessario a dimostrare che il consenso è stato raccolto correttamente, ad esempio in caso di contestazioni o di verifiche da parte delle autorità. Quando i tuoi dati vengono cancellati ne conserviamo soltanto data, versione del testo accettato e un’impronta non leggibile del tuo indirizzo email.',
         "Link di download della guida: scade dopo 30 giorni dall'invio e da quel momento non permette più di scaricare il file.",
-        'Scelta sui cookie: resta valida per 6 mesi; trascorso questo periodo ti chiediamo di nuovo le tue preferenze.',
+        `Scelta sui cookie: resta valida per 6 mesi; trascorso questo periodo ti chiediamo di nuovo le tue preferenze. La registrazione della scelta, che ci serve a dimostrarla, è conservata per ${retention.analyticsMonths} mesi.`,
         'Se revochi il consenso alle comunicazioni promozionali o eserciti il diritto di cancellazione, interrompiamo i relativi trattamenti senza attendere le scadenze indicate, salvo i dati che dobbiamo conservare per obbligo di legge o per dimostrare il consenso.',
       ],
     },

@@ -61,7 +61,8 @@ async function countAttached(trx: Knex.Transaction, leadIds: number[]) {
  * other data requests (their address, text, network, exports and email errors). The
  * request being processed keeps its address for the confirmation email; see
  * forgetDeletionRequester. Analytics rows carry no identity and cannot be linked to a
- * lead (docs/decisions/007-...): they are left to their own retention.
+ * lead (docs/decisions/013-data-rights-erasure-and-consent-proof.md): they are left to
+ * their own retention.
  */
 export async function eraseLeads(
   trx: Knex.Transaction,
