@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gdprAdminMessages } from '@guida/shared/gdpr-messages';
 import { emailHash } from '@guida/shared/server/personal-data-hash';
 import { ADMIN_PASSWORD, createUser } from '../../api/src/testing/admin-session';
-import { createGdprTestApi, type GdprTestApi } from '../../api/src/testing/gdpr-test-api';
+import { createTestApi, type TestApi } from '../../api/src/testing/test-api';
 import { launchChromium, openPage } from '../../web/e2e/site-harness';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -29,13 +29,13 @@ async function axeViolations(page: Page) {
   return result.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
 }
 
-let api: GdprTestApi;
+let api: TestApi;
 let server: Server;
 let baseUrl: string;
 let browser: Browser;
 
 beforeAll(async () => {
-  api = await createGdprTestApi();
+  api = await createTestApi();
   server = api.app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

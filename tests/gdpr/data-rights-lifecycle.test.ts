@@ -17,20 +17,20 @@ import { startFakeCrm, type FakeCrm } from '@guida/testing/fake-crm-server';
 import { startSmtpCapture, type CapturedEmail, type SmtpCapture } from '@guida/testing/smtp-capture';
 import { waitFor } from '@guida/testing/wait-for';
 import { signInAsAdmin } from '../../api/src/testing/admin-session';
-import { createGdprTestApi, type GdprTestApi } from '../../api/src/testing/gdpr-test-api';
+import { createTestApi, type TestApi } from '../../api/src/testing/test-api';
 import { createTestWorker, type TestWorker } from '../../worker/src/testing/test-worker';
 
 const BASE_URL = 'https://guida.example.it';
 
 let smtp: SmtpCapture;
 let crm: FakeCrm;
-let api: GdprTestApi;
+let api: TestApi;
 let worker: TestWorker;
 let admin: Awaited<ReturnType<typeof signInAsAdmin>>;
 
 beforeAll(async () => {
   [smtp, crm] = await Promise.all([startSmtpCapture(), startFakeCrm()]);
-  api = await createGdprTestApi();
+  api = await createTestApi();
   // The worker on the API's database and Redis prefix, as in production.
   worker = await createTestWorker({
     DATABASE_URL: api.config.DATABASE_URL,

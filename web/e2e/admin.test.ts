@@ -90,6 +90,13 @@ describe('admin area in the browser', () => {
       details: { filters: { q: 'bianchi' } },
     });
 
+    await page.getByRole('tab', { name: 'Code' }).click();
+    await expect.poll(() => page.getByText('Invio SMS regolare').count()).toBeGreaterThan(0);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole('tab', { name: 'Funnel' }).click();
+    await page.getByRole('tab', { name: 'Consensi e richieste' }).click();
+    await expect.poll(() => page.getByRole('tabpanel').textContent()).toMatch(/consens/i);
+
     await page.getByRole('button', { name: 'Esci' }).click();
     await page.getByLabel('Nome utente').waitFor();
     // The session is gone on the server too: the dashboard sends back to the login.

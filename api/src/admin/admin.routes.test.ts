@@ -29,6 +29,10 @@ const ADMIN_ROUTES: [method: 'get' | 'post', path: string][] = [
   ['post', '/api/admin/queues/sms/jobs/1/retry'],
   ['get', '/api/admin/funnel'],
   ['get', '/api/admin/consents'],
+  ['get', '/api/admin/data-requests'],
+  ['post', '/api/admin/data-requests/1/process'],
+  ['get', '/api/admin/consent-history?email=a@example.it'],
+  ['post', '/api/admin/leads/1/rectify'],
 ];
 
 describe('admin login', () => {

@@ -13,6 +13,7 @@ import { verifyPassword } from './password-hash';
 import { adminLeadsRouter } from './leads/admin-leads.routes';
 import { adminQueuesRouter } from './queues/admin-queues.routes';
 import { adminReportsRouter } from './reports/admin-reports.routes';
+import { gdprAdminRouter } from '../gdpr/gdpr-admin.routes';
 
 const LOGIN_WINDOW_SECONDS = 15 * 60;
 /** Per address: enough for a team behind one NAT, far too few for guessing. */
@@ -116,5 +117,6 @@ export function adminRouter(deps: ApiDeps) {
   router.use(adminLeadsRouter(deps));
   router.use(adminQueuesRouter(deps));
   router.use(adminReportsRouter(deps));
+  router.use(gdprAdminRouter(deps));
   return router;
 }

@@ -6,13 +6,12 @@ import { dataRequestListSchema } from '@guida/shared/schemas/admin';
 import { consentHistorySchema } from '@guida/shared/schemas/gdpr';
 import { emailHash } from '@guida/shared/server/personal-data-hash';
 import { signInAsAdmin } from '../testing/admin-session';
-import { createGdprTestApi, type GdprTestApi } from '../testing/gdpr-test-api';
-import { uniqueItalianMobile, validLead } from '../testing/test-api';
+import { createTestApi, uniqueItalianMobile, validLead, type TestApi } from '../testing/test-api';
 
-let api: GdprTestApi;
+let api: TestApi;
 let admin: Awaited<ReturnType<typeof signInAsAdmin>>;
 beforeAll(async () => {
-  api = await createGdprTestApi();
+  api = await createTestApi();
   admin = await signInAsAdmin(api);
 });
 afterAll(async () => {

@@ -7,9 +7,9 @@ import { apiMessages, validationMessages } from '@guida/shared/messages';
 import { emailHash, newLinkToken } from '@guida/shared/server/personal-data-hash';
 import { testRedisUrl } from '@guida/testing/services';
 import { loggablePath } from '../http/request-logging';
-import { createGdprTestApi, type GdprTestApi } from '../testing/gdpr-test-api';
+import { createTestApi, type TestApi } from '../testing/test-api';
 
-const post = (api: GdprTestApi, body: unknown, ip = '198.51.100.1') =>
+const post = (api: TestApi, body: unknown, ip = '198.51.100.1') =>
   request(api.app)
     .post('/api/gdpr/requests')
     .set('X-Forwarded-For', ip)
@@ -21,7 +21,7 @@ const uniqueEmail = (label: string) => `${label}.${Date.now()}.${(counter += 1)}
 
 /** A request as the form stores it, with a confirmation link of our choosing. */
 async function insertRequest(
-  api: GdprTestApi,
+  api: TestApi,
   values: { requestType?: string; status?: string; expiresInSeconds?: number } = {},
 ) {
   const { token, hash } = newLinkToken();
@@ -40,9 +40,9 @@ async function insertRequest(
 }
 
 describe('POST /api/gdpr/requests', () => {
-  let api: GdprTestApi;
+  let api: TestApi;
   beforeAll(async () => {
-    api = await createGdprTestApi();
+    api = await createTestApi();
   });
   afterAll(async () => {
     await api.close();
@@ -152,9 +152,9 @@ describe('POST /api/gdpr/requests', () => {
 });
 
 describe('rate limits of data requests', () => {
-  let api: GdprTestApi;
+  let api: TestApi;
   beforeAll(async () => {
-    api = await createGdprTestApi({ GDPR_RATE_LIMIT_PER_IP: '3', GDPR_RATE_LIMIT_PER_EMAIL: '2' });
+    api = await createTestApi({ GDPR_RATE_LIMIT_PER_IP: '3', GDPR_RATE_LIMIT_PER_EMAIL: '2' });
   });
   afterAll(async () => {
     await api.close();
@@ -193,9 +193,9 @@ describe('rate limits of data requests', () => {
 });
 
 describe('the confirmation link', () => {
-  let api: GdprTestApi;
+  let api: TestApi;
   beforeAll(async () => {
-    api = await createGdprTestApi();
+    api = await createTestApi();
   });
   afterAll(async () => {
     await api.close();
@@ -249,9 +249,9 @@ describe('the confirmation link', () => {
 });
 
 describe('the export link', () => {
-  let api: GdprTestApi;
+  let api: TestApi;
   beforeAll(async () => {
-    api = await createGdprTestApi();
+    api = await createTestApi();
   });
   afterAll(async () => {
     await api.close();
