@@ -104,22 +104,7 @@ export const guideLabel = (ebookType: string) => labelOf(GUIDE_LABELS, ebookType
 export const COUNTRY_LABELS = { IT: 'Italia', CH: 'Svizzera' } as const;
 export const countryLabel = (country: string | null) => labelOf(COUNTRY_LABELS, country);
 
-const QUEUE_LABELS: Record<string, string> = { sms: 'SMS', crm: 'CRM', email: 'Email', maintenance: 'Manutenzione' };
+const QUEUE_LABELS: Record<string, string> = { sms: 'SMS', crm: 'CRM', email: 'Email', maintenance: 'Manutenzione', gdpr: 'Diritti GDPR' };
 export const queueLabel = (name: string) => labelOf(QUEUE_LABELS, name);
-
-const DATA_REQUEST_TYPE_LABELS: Record<string, string> = {
-  access: 'Accesso',
-  deletion: 'Cancellazione',
-  portability: 'Portabilità',
-  rectification: 'Rettifica',
-};
-export const dataRequestTypeLabel = (type: string) => labelOf(DATA_REQUEST_TYPE_LABELS, type);
-
-const DATA_REQUEST_STATUS_LABELS: Record<string, string> = {
-  pending: 'Da gestire',
-  completed: 'Completata',
-  rejected: 'Respinta',
-};
-export const dataRequestStatusLabel = (status: string) => labelOf(DATA_REQUEST_STATUS_LABELS, status);
 
 export const yesNo = (value: boolean) => (value ? 'Sì' : 'No');
