@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { EBOOK_TYPES } from '../lead-rules';
 import { SMS_STATUSES } from '../delivery-status';
 import { GDPR_REQUEST_STATUSES } from '../gdpr-rules';
+import { leadConsentSchema } from './gdpr';
 
 /**
  * The admin API's requests and answers (api/src/admin, web admin pages). Dates travel as
@@ -81,14 +82,7 @@ export const leadListSchema = z.object({
 export type LeadList = z.infer<typeof leadListSchema>;
 
 export const leadDetailSchema = z.object({
-  lead: leadSummarySchema.extend({
-    gdprConsent: z.boolean(),
-    marketingConsent: z.boolean(),
-    consentVersion: z.string(),
-    consentTimestamp: z.string().nullable(),
-    ipAddress: z.string().nullable(),
-    userAgent: z.string().nullable(),
-  }),
+  lead: leadSummarySchema.extend(leadConsentSchema.shape),
   sms: z
     .object({
       status: z.string(),

@@ -4,6 +4,16 @@ import { GDPR_PROCESS_ACTIONS, GDPR_REQUEST_TYPES, GDPR_TEXT_MAX_LENGTH } from '
 import { validationMessages as m } from '../messages';
 import { emailField, leadFormSchema } from './lead';
 
+/** What a lead holds as proof of its consent (lead detail, consent history). */
+export const leadConsentSchema = z.object({
+  gdprConsent: z.boolean(),
+  marketingConsent: z.boolean(),
+  consentVersion: z.string(),
+  consentTimestamp: z.string().nullable(),
+  ipAddress: z.string().nullable(),
+  userAgent: z.string().nullable(),
+});
+
 const optionalText = (tooLong: string) =>
   z
     .string({ error: m.text })
@@ -70,16 +80,7 @@ export const consentHistorySchema = z.object({
   ),
   /** The consent fields of the person's leads. */
   leads: z.array(
-    z.object({
-      id: z.number(),
-      createdAt: z.string(),
-      gdprConsent: z.boolean(),
-      marketingConsent: z.boolean(),
-      consentVersion: z.string(),
-      consentTimestamp: z.string().nullable(),
-      ipAddress: z.string().nullable(),
-      userAgent: z.string().nullable(),
-    }),
+    z.object({ id: z.number(), createdAt: z.string() }).extend(leadConsentSchema.shape),
   ),
   dataRequests: z.array(
     z.object({
