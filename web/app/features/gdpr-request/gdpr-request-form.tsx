@@ -6,6 +6,7 @@ import { GDPR_REQUEST_TYPE_LABELS, GDPR_REQUEST_TYPES, GDPR_TEXT_MAX_LENGTH, typ
 import { HONEYPOT_FIELD } from '@guida/shared/lead-rules';
 import { formMessages } from '@guida/shared/messages';
 import { ApiError, apiRequest } from '../../lib/api-client';
+import { useLoadOnFirstFocus } from '../../lib/load-on-first-focus';
 
 type Values = { email: string; requestType: string; details: string };
 type Parsed = { email: string; requestType: GdprRequestType; details: string | null };
@@ -36,12 +37,7 @@ export function GdprRequestForm() {
   const id = useId();
   const formRef = useRef<HTMLFormElement>(null);
   const doneRef = useRef<HTMLHeadingElement>(null);
-  useEffect(() => {
-    const form = formRef.current;
-    const load = () => void loadValidation();
-    form?.addEventListener('focusin', load, { once: true });
-    return () => form?.removeEventListener('focusin', load);
-  }, []);
+  useLoadOnFirstFocus(formRef, loadValidation);
   const {
     register,
     handleSubmit,

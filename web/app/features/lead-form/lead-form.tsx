@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { useEffect, useId, useRef } from 'react';
+import { useId, useRef } from 'react';
 import { useForm, type FieldPath, type Resolver, type UseFormRegisterReturn } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { HONEYPOT_FIELD, thankYouPathFor, type EbookType } from '@guida/shared/lead-rules';
@@ -8,6 +8,7 @@ import type { EbookRequestInput, LeadFormValues } from '@guida/shared/schemas/le
 import { InfoTooltip } from '../../components/ui/info-tooltip';
 import { toast } from '../../components/ui/toast-store';
 import { ApiError, apiRequest } from '../../lib/api-client';
+import { useLoadOnFirstFocus } from '../../lib/load-on-first-focus';
 import { trackGaEvent } from '../consent/google-analytics';
 import { useFormTracking } from '../tracking/use-form-tracking';
 
@@ -53,13 +54,7 @@ export function LeadForm({ variant, ebookType, landingPath, title, subtitle, sub
   const formId = useId();
   const formRef = useRef<HTMLFormElement>(null);
   const tracking = useFormTracking(formRef, landingPath);
-  // Fetch the validation code when the visitor starts on the form, well before submitting.
-  useEffect(() => {
-    const form = formRef.current;
-    const load = () => void loadValidation();
-    form?.addEventListener('focusin', load, { once: true });
-    return () => form?.removeEventListener('focusin', load);
-  }, []);
+  useLoadOnFirstFocus(formRef, loadValidation);
   const {
     register,
     handleSubmit,
