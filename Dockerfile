@@ -11,6 +11,11 @@ COPY testing/package.json testing/
 # Install scripts stay off, as in development (package.json "allowScripts").
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY . .
+# The prerendered pages carry the public address (canonical links, sitemap) and the data
+# controller of the privacy notice: pass them as build arguments (docker-compose.yml takes
+# them from .env). An https PUBLIC_BASE_URL without the controller's details fails the build.
+ARG PUBLIC_BASE_URL PRIVACY_CONTROLLER_NAME PRIVACY_CONTROLLER_ADDRESS PRIVACY_CONTACT_EMAIL \
+    PRIVACY_CONTROLLER_VAT RETENTION_MONTHS ANALYTICS_RETENTION_MONTHS
 RUN npm run build && npm prune --omit=dev --ignore-scripts
 
 FROM node:20-bookworm-slim

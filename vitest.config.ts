@@ -8,6 +8,9 @@ export default defineConfig({
     setupFiles: ['testing/src/console-guard.ts'],
     pool: 'forks',
     testTimeout: 30_000,
+    // Public pages start their cookie check, widgets and tracking once the browser is idle
+    // after hydration (up to 2 s later on a busy machine): the 1 s default is too short.
+    expect: { poll: { timeout: 5_000 } },
     hookTimeout: 60_000,
   },
 });

@@ -21,11 +21,14 @@ import {
   type AnalyticsEventInput,
 } from '@guida/shared/schemas/analytics';
 import { createDb } from '@guida/shared/server/db';
+import { createLogger } from '@guida/shared/server/logger';
 import { createRedis, type Redis } from '@guida/shared/server/redis';
 import { freePort } from '@guida/testing/free-port';
+import { operatorDay, reportRange } from '../api/src/admin/reports/report-range';
 import { enqueueAnalyticsEvents } from '../api/src/analytics/analytics.service';
 import { abandonedFields, funnelByDay, timeOnPage, type FunnelFilter } from '../api/src/analytics/funnel.repo';
 import { truncateIp } from '../api/src/http/client-ip';
+import { createRollUpFunnel, OPEN_DAYS } from '../worker/src/analytics/roll-up-funnel';
 import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from '../scripts/lib/defaults.mjs';
 import {
   benchLog,
@@ -665,8 +668,8 @@ interface QueryTiming {
   medianMs: number | null;
   rows: number;
   error: string | null;
-  /** EXPLAIN (ANALYZE, BUFFERS) of the last run's statement. */
-  plan: PlanSummary | null;
+  /** EXPLAIN (ANALYZE, BUFFERS) of each statement of the last run. */
+  plans: PlanSummary[];
 }
 
 async function funnelPhase(databaseUrl: string, probe: Probe) {
@@ -690,21 +693,28 @@ async function funnelPhase(databaseUrl: string, probe: Probe) {
 
   const db = createDb(databaseUrl, { applicationName: 'guida-bench', poolMax: 2 });
   onCleanUp(() => db.destroy());
-  let lastQuery: { sql: string; bindings: unknown[] } | null = null;
+  // What the worker's hourly job does after a deployment: aggregate every closed day.
+  log('phase E: the worker rolls up the closed days');
+  const rollUpStarted = performance.now();
+  const rolledUpDays = await createRollUpFunnel({ db, logger: createLogger({ service: 'bench', level: 'warn' }) })();
+  const rollUpSeconds = round((performance.now() - rollUpStarted) / 1000, 1);
+  let runQueries: { sql: string; bindings: unknown[] }[] = [];
   db.on('query', (query: { sql: string; bindings?: unknown[] }) => {
-    lastQuery = { sql: query.sql, bindings: query.bindings ?? [] };
+    runQueries.push({ sql: query.sql, bindings: query.bindings ?? [] });
   });
 
   const timings: QueryTiming[] = [];
   const now = Date.now();
   for (const windowDays of SETTINGS.funnel.windowsDays) {
-    const filter: FunnelFilter = { from: new Date(now - windowDays * 86_400_000), to: new Date(now) };
+    // The admin's ranges: whole Italian days, today included.
+    const filter: FunnelFilter = reportRange({ from: operatorDay(new Date(now - (windowDays - 1) * 86_400_000)) });
     for (const [query, run] of Object.entries(QUERIES) as [QueryName, (typeof QUERIES)[QueryName]][]) {
       log(`phase E: ${query}, ${windowDays} days, ${SETTINGS.funnel.runs} runs`);
       const runsMs: number[] = [];
       let rows = 0;
       let error: string | null = null;
       for (let attempt = 0; attempt < SETTINGS.funnel.runs; attempt += 1) {
+        runQueries = [];
         const started = performance.now();
         try {
           rows = (await run(db, filter)).length;
@@ -716,19 +726,18 @@ async function funnelPhase(databaseUrl: string, probe: Probe) {
         }
       }
       const sorted = [...runsMs].sort((a, b) => a - b);
-      const captured = lastQuery as { sql: string; bindings: unknown[] } | null;
-      let plan: PlanSummary | null = null;
-      if (captured && !error) {
+      const plans: PlanSummary[] = [];
+      for (const captured of error ? [] : runQueries) {
         const explained = await probe.db.query<{ 'QUERY PLAN': string }>(
           `EXPLAIN (ANALYZE, BUFFERS) ${captured.sql}`,
           captured.bindings,
         );
-        plan = summarizePlan(explained.rows.map((row) => row['QUERY PLAN']));
+        plans.push(summarizePlan(explained.rows.map((row) => row['QUERY PLAN'])));
       }
-      timings.push({ query, windowDays, runsMs, medianMs: percentile(sorted, 50), rows, error, plan });
+      timings.push({ query, windowDays, runsMs, medianMs: percentile(sorted, 50), rows, error, plans });
     }
   }
-  return { funnelSessions: sessions, loadSeconds, tableRows, funnelSteps, timings };
+  return { funnelSessions: sessions, loadSeconds, rollUpSeconds, rolledUpDays, tableRows, funnelSteps, timings };
 }
 
 /* ------------------------------- report -------------------------------- */
@@ -979,6 +988,10 @@ async function main() {
     `\nPhase E · funnel queries on ${number(syntheticRows)} synthetic rows ` +
       `(written and vacuumed in ${e.loadSeconds} s; API and worker stopped)`,
   );
+  console.log(
+    `  the worker's rollup aggregated ${e.rolledUpDays} closed days in ${e.rollUpSeconds} s; ` +
+      `funnelByDay reads them from funnel_daily and the last ${OPEN_DAYS} days from the raw rows`,
+  );
   console.log(`  rows: ${Object.entries(e.tableRows).map(([table, n]) => `${table} ${number(n)}`).join(' · ')}`);
   const steps = Object.entries(e.funnelSteps).map(([step, n]) => `${step} ${number(n)}`);
   console.log(`  funnel steps (rows): ${steps.join(' · ')}`);
@@ -989,15 +1002,17 @@ async function main() {
         `${String(t.rows).padStart(8)}  ${t.error ? `failed: ${t.error}` : t.runsMs.join(', ')}`,
     );
   }
-  for (const { query, windowDays, plan } of e.timings) {
-    if (!plan) continue;
-    console.log(`  EXPLAIN (ANALYZE, BUFFERS) ${query}, ${windowDays} days: ${plan.executionTime}`);
-    console.log(`    top: ${plan.top}`);
-    if (plan.topBuffers) console.log(`    ${plan.topBuffers}`);
-    console.log(`    scans: ${plan.scans.join(' · ')} (indexes used: ${plan.usesIndexes ? 'yes' : 'no'})`);
-    if (plan.spills.length > 0) {
-      const disk = plan.spills.map((line) => /Disk: (\d+kB)/.exec(line)?.[1]).filter(Boolean);
-      console.log(`    sorts spilled to disk (work_mem): ${plan.spills.length} (${disk.join(', ')})`);
+  for (const { query, windowDays, plans } of e.timings) {
+    for (const [index, plan] of plans.entries()) {
+      const statement = plans.length > 1 ? ` (statement ${index + 1} of ${plans.length})` : '';
+      console.log(`  EXPLAIN (ANALYZE, BUFFERS) ${query}, ${windowDays} days${statement}: ${plan.executionTime}`);
+      console.log(`    top: ${plan.top}`);
+      if (plan.topBuffers) console.log(`    ${plan.topBuffers}`);
+      console.log(`    scans: ${plan.scans.join(' · ')} (indexes used: ${plan.usesIndexes ? 'yes' : 'no'})`);
+      if (plan.spills.length > 0) {
+        const disk = plan.spills.map((line) => /Disk: (\d+kB)/.exec(line)?.[1]).filter(Boolean);
+        console.log(`    sorts spilled to disk (work_mem): ${plan.spills.length} (${disk.join(', ')})`);
+      }
     }
   }
   // Over a drain of a few samples the shares are noise.

@@ -6,6 +6,7 @@
  * limiter on its own; prints a table and writes bench/results/leads-*.json.
  */
 import { spawn } from 'node:child_process';
+import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import os from 'node:os';
@@ -45,13 +46,11 @@ const SETTINGS = {
   warmup: { seconds: 5, rate: 500, connections: 50 },
   fixedRate: { seconds: 20, rate: 500, connections: 50 },
   maximum: { seconds: 20, connections: 100 },
-  /** Latency at half the measured maximum: the load the machine sustains comfortably. */
-  sustainable: { seconds: 15, connections: 50, shareOfMaximum: 0.5 },
   /** The express + PostgreSQL yardstick (bench/reference-server.mjs). */
   reference: { seconds: 10, connections: 50 },
   burst: { leads: 2_000, concurrency: 100, smsWaitSeconds: 120 },
-  /** Phase B leaves an SMS backlog; the burst is measured on an idle worker. */
-  drainWaitSeconds: 240,
+  /** The worker starts after phase B with a backlog of about 30,000 SMS to send. */
+  drainWaitSeconds: 300,
   rateLimit: { ops: 20_000, concurrency: 50, sequentialOps: 2_000 },
   runLimitMinutes: 10,
 };
@@ -116,14 +115,14 @@ interface LoadPhase {
   timeouts: number;
 }
 
-async function loadPhase(apiUrl: string, options: { seconds: number; connections: number; rate?: number }) {
+/** As many requests as the connections can carry (autocannon, one in flight per connection). */
+async function maximumPhase(apiUrl: string, options: { seconds: number; connections: number }) {
   const result = await autocannon({
     url: `${apiUrl}/api/ebook-request`,
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     connections: options.connections,
     duration: options.seconds,
-    ...(options.rate ? { overallRate: options.rate } : {}),
     requests: [
       {
         setupRequest: (request) => ({ ...request, body: leadBody(nextPhone()) }),
@@ -139,7 +138,7 @@ async function loadPhase(apiUrl: string, options: { seconds: number; connections
   const created = statusCodes['201'] ?? 0;
   return {
     connections: options.connections,
-    targetRate: options.rate ?? null,
+    targetRate: null,
     durationSeconds: result.duration,
     requestsPerSecondMean: round(result.requests.average, 1),
     leadsCreated: created,
@@ -155,6 +154,91 @@ async function loadPhase(apiUrl: string, options: { seconds: number; connections
     non2xx: result.non2xx,
     errors: result.errors,
     timeouts: result.timeouts,
+  } satisfies LoadPhase;
+}
+
+/**
+ * A steady arrival rate: one request every 1000/rate ms, each timed from the moment it was
+ * due (a request waiting for a free connection counts as waiting), so a slow answer cannot
+ * hide the requests it delayed. autocannon's rate mode is not used here: each of its
+ * connections sends its share of the second back to back at the start of the second, so
+ * "500 req/s" arrives as 50 busy connections for a third of a second, then nothing.
+ */
+async function pacedPhase(apiUrl: string, options: { seconds: number; connections: number; rate: number }) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: options.connections });
+  const url = new URL('/api/ebook-request', apiUrl);
+  const intervalMs = 1000 / options.rate;
+  const total = Math.round(options.seconds * options.rate);
+  const latencies: number[] = [];
+  const statusCodes: Record<string, number> = {};
+  let errors = 0;
+  let sent = 0;
+  const inFlight = new Set<Promise<void>>();
+
+  const send = (dueAt: number) => {
+    const body = leadBody(nextPhone());
+    const done = new Promise<void>((resolve) => {
+      const request = http.request(
+        url,
+        { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () => {
+            latencies.push(performance.now() - dueAt);
+            const status = response.statusCode ?? 0;
+            statusCodes[status] = (statusCodes[status] ?? 0) + 1;
+            if (status === 201) recordCreated(Buffer.concat(chunks).toString('utf8'));
+            resolve();
+          });
+        },
+      );
+      request.on('error', () => {
+        errors += 1;
+        resolve();
+      });
+      request.end(body);
+    });
+    inFlight.add(done);
+    void done.then(() => inFlight.delete(done));
+  };
+
+  const started = performance.now();
+  await new Promise<void>((resolve) => {
+    const ticker = setInterval(() => {
+      const now = performance.now();
+      for (; sent < total && started + sent * intervalMs <= now; sent += 1) send(started + sent * intervalMs);
+      if (sent >= total) {
+        clearInterval(ticker);
+        resolve();
+      }
+    }, 1);
+  });
+  await Promise.all(inFlight);
+  const durationSeconds = (performance.now() - started) / 1000;
+  agent.destroy();
+
+  latencies.sort((a, b) => a - b);
+  const created = statusCodes['201'] ?? 0;
+  const at = (p: number) => round(percentile(latencies, p) ?? 0, 1);
+  return {
+    connections: options.connections,
+    targetRate: options.rate,
+    durationSeconds: round(durationSeconds, 2),
+    requestsPerSecondMean: round(latencies.length / durationSeconds, 1),
+    leadsCreated: created,
+    leadsPerSecond: round(created / durationSeconds, 1),
+    latencyMs: {
+      mean: round(latencies.reduce((sum, value) => sum + value, 0) / Math.max(1, latencies.length), 2),
+      p50: at(50),
+      p90: at(90),
+      p99: at(99),
+      max: round(latencies.at(-1) ?? 0, 1),
+    },
+    statusCodes,
+    non2xx: latencies.length - created,
+    errors,
+    timeouts: 0,
   } satisfies LoadPhase;
 }
 
@@ -423,36 +507,41 @@ async function main() {
     TWILIO_AUTH_TOKEN: twilio.authToken,
   };
   onCleanUp(stopServices);
-  log(`starting api (port ${port}) and worker, LOG_LEVEL=warn, Redis prefix ${prefix}`);
+  // Intake is measured first with the API alone, as in production where workers run on
+  // machines of their own: on these two shared cores a worker sending SMS at full speed
+  // takes the CPU the API would answer with. The same load is then repeated with the
+  // worker running beside it, so the whole-system figure on one machine is reported too.
+  log(`starting the api (port ${port}), LOG_LEVEL=warn, Redis prefix ${prefix}; the worker starts after phase B`);
   const api = startService('api', 'api/dist/server.js', processEnv);
-  const worker = startService('worker', 'worker/dist/index.js', processEnv);
   await Promise.race([waitForReady(apiUrl), serviceCrashed]);
+  let worker: ReturnType<typeof startService> | undefined;
 
   const phases = await Promise.race([
     (async () => {
       const { warmup, fixedRate, maximum } = SETTINGS;
       log(`warm-up: ${warmup.seconds} s at ${warmup.rate} req/s (not reported)`);
-      const warm = await loadPhase(apiUrl, warmup);
+      const warm = await pacedPhase(apiUrl, warmup);
+
+      log(`phase A: ${fixedRate.seconds} s at ${fixedRate.rate} req/s, ${fixedRate.connections} connections, api alone`);
+      const a = await withCpu(() => pacedPhase(apiUrl, fixedRate));
+      log(`phase B: ${maximum.seconds} s without a rate cap, ${maximum.connections} connections, api alone`);
+      const b = await withCpu(() => maximumPhase(apiUrl, maximum));
+
+      log('starting the worker: it sends the SMS backlog of the warm-up and phases A and B');
+      worker = startService('worker', 'worker/dist/index.js', processEnv);
+      const backlog = await withCpu(() => drain(queues, twilio, SETTINGS.drainWaitSeconds));
+
+      log(`phase A+W: ${fixedRate.seconds} s at ${fixedRate.rate} req/s with the worker sending beside the api`);
+      const smsBeforeAW = twilio.messages.length;
+      const aw = await withCpu(() => pacedPhase(apiUrl, fixedRate));
+      const smsDuringAW = twilio.messages.length - smsBeforeAW;
       await drain(queues, twilio, SETTINGS.drainWaitSeconds);
 
-      log(`phase A: ${fixedRate.seconds} s at ${fixedRate.rate} req/s, ${fixedRate.connections} connections`);
-      const smsBeforeA = twilio.messages.length;
-      const a = await withCpu(() => loadPhase(apiUrl, fixedRate));
-      const smsDuringA = twilio.messages.length - smsBeforeA;
-      const drainA = await drain(queues, twilio, SETTINGS.drainWaitSeconds);
-
-      log(`phase B: ${maximum.seconds} s without a rate cap, ${maximum.connections} connections`);
-      const smsBeforeB = twilio.messages.length;
-      const b = await withCpu(() => loadPhase(apiUrl, maximum));
-      const smsDuringB = twilio.messages.length - smsBeforeB;
-      log('waiting for the worker to send the SMS backlog of phase B');
-      const drainB = await withCpu(() => drain(queues, twilio, SETTINGS.drainWaitSeconds));
-
-      const { sustainable } = SETTINGS;
-      const sustainableRate = Math.max(10, Math.round(b.leadsPerSecond * sustainable.shareOfMaximum));
-      log(`phase D: ${sustainable.seconds} s at ${sustainableRate} req/s (half of phase B), ${sustainable.connections} connections`);
-      const d = await withCpu(() => loadPhase(apiUrl, { ...sustainable, rate: sustainableRate }));
-      await drain(queues, twilio, SETTINGS.drainWaitSeconds);
+      log(`phase B+W: ${maximum.seconds} s without a rate cap with the worker sending beside the api`);
+      const smsBeforeBW = twilio.messages.length;
+      const bw = await withCpu(() => maximumPhase(apiUrl, maximum));
+      const smsDuringBW = twilio.messages.length - smsBeforeBW;
+      const drainBW = await withCpu(() => drain(queues, twilio, SETTINGS.drainWaitSeconds));
 
       log(`phase C: burst of ${SETTINGS.burst.leads} leads, ${SETTINGS.burst.concurrency} at a time`);
       const c = await withCpu(() => burst(apiUrl, twilio));
@@ -460,12 +549,13 @@ async function main() {
       await drain(queues, twilio, SETTINGS.drainWaitSeconds);
       return {
         warm,
-        a: { ...a, smsDuringPhase: smsDuringA },
-        drainA,
-        b: { ...b, smsDuringPhase: smsDuringB },
-        drainB,
+        a,
+        b,
+        backlog,
+        aw: { ...aw, smsDuringPhase: smsDuringAW },
+        bw: { ...bw, smsDuringPhase: smsDuringBW },
+        drainBW,
         c,
-        d,
       };
     })(),
     serviceCrashed,
@@ -491,7 +581,11 @@ async function main() {
         answeredAndStored: Number(stored),
         // A timed phase ends with up to one request in flight per connection, stored but unanswered.
         cutOffAtMost:
-          phases.warm.connections + phases.a.connections + phases.b.connections + phases.d.connections,
+          phases.warm.connections +
+          phases.a.connections +
+          phases.b.connections +
+          phases.aw.connections +
+          phases.bw.connections,
         smsStatuses: Object.fromEntries(sms.rows.map((row) => [row.status, Number(row.n)])),
       };
     } finally {
@@ -505,7 +599,7 @@ async function main() {
     refused: twilio.refused.length,
   };
 
-  const logLines = { api: api.logLines, worker: worker.logLines };
+  const logLines = { api: api.logLines, worker: worker?.logLines ?? 0 };
   await stopServices();
 
   log(`machine reference: express + one-row insert, ${SETTINGS.reference.seconds} s, ${SETTINGS.reference.connections} connections`);
@@ -517,15 +611,15 @@ async function main() {
     sequential: await rateLimitCost(redisUrl, prefix, SETTINGS.rateLimit.sequentialOps, 1),
   };
 
-  const { a, b, c, d } = phases;
+  const { a, b, aw, bw, c } = phases;
   const bars = [
     {
-      bar: `lead intake ≥ ${number(BARS.leadsPerSecondAtMaximum)} leads/s at maximum (phase B)`,
+      bar: `lead intake ≥ ${number(BARS.leadsPerSecondAtMaximum)} leads/s at maximum (phase B, api alone)`,
       value: `${number(b.leadsPerSecond, 1)} leads/s`,
       pass: b.leadsPerSecond >= BARS.leadsPerSecondAtMaximum && b.non2xx === 0 && b.errors === 0,
     },
     {
-      bar: `p99 ≤ ${BARS.p99MsAt500} ms at ${SETTINGS.fixedRate.rate} req/s (phase A)`,
+      bar: `p99 ≤ ${BARS.p99MsAt500} ms at ${SETTINGS.fixedRate.rate} req/s (phase A, api alone)`,
       value: `${a.latencyMs.p99} ms at ${number(a.requestsPerSecondMean, 1)} req/s`,
       pass:
         a.latencyMs.p99 <= BARS.p99MsAt500 &&
@@ -557,15 +651,22 @@ async function main() {
     'API and worker run with LOG_LEVEL=warn: a log line per request costs CPU, so request logging is off here.',
   );
   console.log('Load generator, fake Twilio, API, worker, PostgreSQL and Redis share this machine.');
-  printLoadPhase('Phase A · fixed rate', a);
-  console.log(`  SMS sent by the worker during the phase: ${number(a.smsDuringPhase)}`);
-  printLoadPhase('Phase B · maximum', b);
+  console.log('Phases A and B: the API alone (the worker starts afterwards, as on a machine of its own).');
+  printLoadPhase('Phase A · fixed rate, api alone', a);
+  printLoadPhase('Phase B · maximum, api alone', b);
+  const { backlog } = phases;
   console.log(
-    `  SMS sent by the worker during the phase: ${number(b.smsDuringPhase)} ` +
-      `(${number(b.smsDuringPhase / b.durationSeconds, 1)}/s); backlog drained in ${phases.drainB.seconds} s ` +
-      `(${number(phases.drainB.smsPerSecond, 1)} SMS/s, ${phases.drainB.jobsPendingAtEnd} jobs left)`,
+    `\nWorker started on the backlog: ${number(backlog.smsSent)} SMS in ${backlog.seconds} s ` +
+      `(${number(backlog.smsPerSecond, 1)} SMS/s, ${backlog.jobsPendingAtEnd} jobs left)`,
   );
-  printLoadPhase(`Phase D · sustainable (half of phase B: ${d.targetRate} req/s)`, d);
+  printLoadPhase('Phase A+W · fixed rate, worker sending beside the api', aw);
+  console.log(`  SMS sent by the worker during the phase: ${number(aw.smsDuringPhase)}`);
+  printLoadPhase('Phase B+W · maximum, worker sending beside the api', bw);
+  console.log(
+    `  SMS sent by the worker during the phase: ${number(bw.smsDuringPhase)} ` +
+      `(${number(bw.smsDuringPhase / bw.durationSeconds, 1)}/s); backlog drained in ${phases.drainBW.seconds} s ` +
+      `(${number(phases.drainBW.smsPerSecond, 1)} SMS/s, ${phases.drainBW.jobsPendingAtEnd} jobs left)`,
+  );
   console.log(`\nPhase C · burst of ${number(c.leads)} leads (${c.concurrency} at a time)`);
   console.log(
     `  sent in ${c.sendSeconds} s (${number(c.requestsPerSecond, 1)} req/s) · 201: ${number(c.leadsCreated)} · ` +
@@ -603,8 +704,10 @@ async function main() {
     [
       ['A fixed rate', a.cpuCores],
       ['B maximum', b.cpuCores],
-      ['B drain', phases.drainB.cpuCores],
-      ['D sustainable', d.cpuCores],
+      ['worker backlog', backlog.cpuCores],
+      ['A+W fixed rate', aw.cpuCores],
+      ['B+W maximum', bw.cpuCores],
+      ['B+W drain', phases.drainBW.cpuCores],
       ['C burst', c.cpuCores],
     ],
     'load generator + fake Twilio',
@@ -642,10 +745,11 @@ async function main() {
     bars,
     phases: {
       fixedRate: a,
-      drainAfterFixedRate: phases.drainA,
       maximum: b,
-      drainAfterMaximum: phases.drainB,
-      sustainable: d,
+      workerBacklog: backlog,
+      fixedRateWithWorker: aw,
+      maximumWithWorker: bw,
+      drainAfterMaximumWithWorker: phases.drainBW,
       burst: c,
     },
     machineReference: reference,

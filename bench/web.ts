@@ -10,6 +10,10 @@
  * than the target, so the bars are judged on runs whose slowdown is host index / 264
  * (between 1 and 4), as DevTools' CPU calibration does. One run with the plain 4x default
  * is reported beside them.
+ *
+ * A run Lighthouse cannot complete (for example CHROME_INTERSTITIAL_ERROR) still returns a
+ * report, with a score of 0 and no metrics: it is recorded under `failedRuns`, retried, and
+ * left out of the medians. A page with fewer than two valid runs gets no figures.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -27,6 +31,10 @@ import { ROOT } from '../scripts/lib/output.mjs';
 const PAGES = ['/', '/educazione-investimenti', '/trading-old'];
 /** Lighthouse varies run to run; the median of these is reported. */
 const RUNS = 3;
+/** A failed run (no metrics) is retried this many times per page, then the page is judged on what succeeded. */
+const RETRIES = 2;
+/** Fewer valid runs than this and the page has no figures: the bars are missed for lack of data. */
+const MIN_VALID_RUNS = 2;
 /** Chrome DevTools' benchmark score of a low-tier phone (Moto G Power 2022). */
 const TARGET_DEVICE_INDEX = 264;
 const BARS = { performance: 95, accessibility: 100, lcpMs: 1800, cls: 0.02 };
@@ -113,7 +121,23 @@ interface PageResult {
   totalBytes: number;
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+/** The middle value; with an even count, the mean of the two middle ones. */
+function median(values: number[]) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** A run Lighthouse could not complete (it still answers, with a score of 0 and no metrics). */
+class FailedRun extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly hostIndex: number,
+  ) {
+    super(message);
+  }
+}
 
 type Throttling = Record<string, number>;
 
@@ -125,8 +149,15 @@ async function audit(url: string, port: number, throttling?: Throttling): Promis
     onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
     ...(throttling ? { throttling } : {}),
   });
-  if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
+  if (!result) throw new FailedRun('NO_RESULT', `Lighthouse returned nothing for ${url}`, Number.NaN);
+  const { runtimeError } = result.lhr;
+  if (runtimeError) {
+    throw new FailedRun(runtimeError.code, runtimeError.message, Math.round(result.lhr.environment.benchmarkIndex));
+  }
   const { categories, audits } = result.lhr;
+  if (categories.performance?.score == null) {
+    throw new FailedRun('NO_SCORE', `Lighthouse gave no performance score for ${url}`, Math.round(result.lhr.environment.benchmarkIndex));
+  }
   const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
   const numeric = (id: string) => audits[id]?.numericValue ?? Number.NaN;
   const summary = (audits['resource-summary']?.details as { items?: { resourceType: string; transferSize: number }[] })
@@ -150,48 +181,87 @@ async function audit(url: string, port: number, throttling?: Throttling): Promis
   };
 }
 
+interface FailedRunRecord {
+  failed: true;
+  code: string;
+  message: string;
+  hostIndex: number | null;
+}
+
+type PageFigures = PageResult & { runs: PageResult[]; failedRuns: FailedRunRecord[]; uncalibrated: PageResult | FailedRunRecord };
+
+/** One Lighthouse run, a failure recorded instead of thrown. */
+async function attempt(url: string, port: number, throttling?: Throttling) {
+  try {
+    return await audit(url, port, throttling);
+  } catch (error) {
+    if (!(error instanceof FailedRun)) throw error;
+    log(`  run failed: ${error.code} (${error.message.split('\n')[0]})`);
+    const record: FailedRunRecord = {
+      failed: true,
+      code: error.code,
+      message: error.message,
+      hostIndex: Number.isFinite(error.hostIndex) ? error.hostIndex : null,
+    };
+    return record;
+  }
+}
+
 async function main() {
   const startedAt = new Date();
   log(`recreating database ${BENCH_DATABASE}`);
   const databaseUrl = await recreateDatabase();
   const api = await startApi(databaseUrl);
   const chrome = await chromeLauncher.launch({ chromePath: '/usr/bin/chromium', chromeFlags: CHROMIUM_FLAGS });
-  const pages: Record<string, PageResult & { runs: PageResult[]; uncalibrated: PageResult }> = {};
+  const pages: Record<string, PageFigures | { runs: PageResult[]; failedRuns: FailedRunRecord[]; uncalibrated: PageResult | FailedRunRecord; tooFewValidRuns: true }> = {};
   try {
     // The first Lighthouse run of a fresh Chromium is slower whatever the page: not reported.
     log('warm-up run (not reported)');
-    await audit(`${api.url}${PAGES[0]}`, chrome.port);
+    await attempt(`${api.url}${PAGES[0]}`, chrome.port);
     for (const path of PAGES) {
       log(`Lighthouse ${path} with the plain mobile defaults (4x CPU slowdown)`);
-      const { throttling, ...uncalibrated } = await audit(`${api.url}${path}`, chrome.port);
-      let hostIndex = uncalibrated.hostIndex;
+      const plain = await attempt(`${api.url}${path}`, chrome.port);
+      const { throttling: defaults, ...uncalibrated } = 'failed' in plain ? { throttling: undefined, ...plain } : plain;
+      let hostIndex = uncalibrated.hostIndex ?? TARGET_DEVICE_INDEX * 4;
       const runs: PageResult[] = [];
-      for (let run = 0; run < RUNS; run += 1) {
+      const failedRuns: FailedRunRecord[] = [];
+      while (runs.length < RUNS && failedRuns.length <= RETRIES) {
         const cpuSlowdownMultiplier = Math.min(4, Math.max(1, hostIndex / TARGET_DEVICE_INDEX));
-        log(`Lighthouse ${path} (run ${run + 1} of ${RUNS}, host index ${hostIndex}, CPU slowdown ${cpuSlowdownMultiplier.toFixed(2)}x)`);
-        const { throttling: _used, ...result } = await audit(`${api.url}${path}`, chrome.port, {
-          ...throttling,
-          cpuSlowdownMultiplier,
-        });
-        runs.push(result);
-        hostIndex = result.hostIndex;
+        log(
+          `Lighthouse ${path} (run ${runs.length + failedRuns.length + 1}, ${runs.length} of ${RUNS} valid so far, host index ${hostIndex}, CPU slowdown ${cpuSlowdownMultiplier.toFixed(2)}x)`,
+        );
+        const result = await attempt(`${api.url}${path}`, chrome.port, { ...defaults, cpuSlowdownMultiplier });
+        if ('failed' in result) {
+          failedRuns.push(result);
+          hostIndex = result.hostIndex ?? hostIndex;
+        } else {
+          const { throttling: _used, ...valid } = result;
+          runs.push(valid);
+          hostIndex = valid.hostIndex;
+        }
+      }
+      if (runs.length < MIN_VALID_RUNS) {
+        log(`${path}: only ${runs.length} valid run(s) of ${runs.length + failedRuns.length}: no figures for this page`);
+        pages[path] = { runs, failedRuns, uncalibrated, tooFewValidRuns: true };
+        continue;
       }
       const pick = (key: keyof PageResult) => median(runs.map((run) => run[key]));
       pages[path] = {
         uncalibrated,
-        cpuSlowdown: pick('cpuSlowdown'),
-        hostIndex: pick('hostIndex'),
+        cpuSlowdown: Math.round(pick('cpuSlowdown') * 100) / 100,
+        hostIndex: Math.round(pick('hostIndex')),
         performance: pick('performance'),
         accessibility: pick('accessibility'),
         bestPractices: pick('bestPractices'),
         seo: pick('seo'),
-        lcpMs: pick('lcpMs'),
-        cls: pick('cls'),
-        tbtMs: pick('tbtMs'),
-        fcpMs: pick('fcpMs'),
-        jsBytes: pick('jsBytes'),
-        totalBytes: pick('totalBytes'),
+        lcpMs: Math.round(pick('lcpMs')),
+        cls: Math.round(pick('cls') * 1000) / 1000,
+        tbtMs: Math.round(pick('tbtMs')),
+        fcpMs: Math.round(pick('fcpMs')),
+        jsBytes: Math.round(pick('jsBytes')),
+        totalBytes: Math.round(pick('totalBytes')),
         runs,
+        failedRuns,
       };
     }
   } finally {
@@ -200,17 +270,26 @@ async function main() {
   }
 
   console.log(
-    `\nLighthouse mobile (Moto G Power, slow 4G), CPU slowdown calibrated to the host, median of ${RUNS} runs · ` +
-      `Chromium at /usr/bin/chromium · ${os.cpus().length} CPUs`,
+    `\nLighthouse mobile (Moto G Power, slow 4G), CPU slowdown calibrated to the host, median of the valid runs ` +
+      `(${RUNS} wanted, failed runs excluded) · Chromium at /usr/bin/chromium · ${os.cpus().length} CPUs`,
   );
-  console.log('page                        perf  a11y  best  seo    LCP ms  CLS     TBT ms  JS KiB  CPU x  host index');
+  console.log('page                        perf  a11y  best  seo    LCP ms  CLS     TBT ms  JS KiB  CPU x  host index  valid/failed');
   const bars: { bar: string; page: string; value: string; pass: boolean }[] = [];
   for (const [path, page] of Object.entries(pages)) {
+    const counts = `${page.runs.length}/${page.failedRuns.length}`.padStart(12);
+    if ('tooFewValidRuns' in page) {
+      console.log(`${path.padEnd(27)} too few valid runs (fewer than ${MIN_VALID_RUNS}): no figures  ${counts}`);
+      const value = `no data (${page.runs.length} valid run(s))`;
+      for (const bar of [`Performance ≥ ${BARS.performance}`, `Accessibility ${BARS.accessibility}`, `LCP ≤ ${BARS.lcpMs} ms`, `CLS ≤ ${BARS.cls}`]) {
+        bars.push({ bar, page: path, value, pass: false });
+      }
+      continue;
+    }
     console.log(
       `${path.padEnd(27)} ${String(page.performance).padStart(4)} ${String(page.accessibility).padStart(5)} ` +
         `${String(page.bestPractices).padStart(5)} ${String(page.seo).padStart(4)} ${String(page.lcpMs).padStart(9)}  ` +
         `${page.cls.toFixed(3).padEnd(6)} ${String(page.tbtMs).padStart(6)} ${(page.jsBytes / 1024).toFixed(1).padStart(7)}` +
-        `  ${page.cpuSlowdown.toFixed(2).padStart(5)}  ${String(page.hostIndex).padStart(10)}`,
+        `  ${page.cpuSlowdown.toFixed(2).padStart(5)}  ${String(page.hostIndex).padStart(10)}${counts}`,
     );
     bars.push(
       { bar: `Performance ≥ ${BARS.performance}`, page: path, value: String(page.performance), pass: page.performance >= BARS.performance },
@@ -219,10 +298,14 @@ async function main() {
       { bar: `CLS ≤ ${BARS.cls}`, page: path, value: page.cls.toFixed(3), pass: page.cls <= BARS.cls },
     );
   }
+  const failures = Object.entries(pages).flatMap(([path, page]) => page.failedRuns.map((run) => `${path}: ${run.code}`));
+  if (failures.length > 0) console.log(`\nFailed runs (excluded from the medians): ${failures.join(', ')}`);
   console.log('\nThe same pages with the plain 4x default (one run each; host index in brackets)');
   for (const [path, { uncalibrated: page }] of Object.entries(pages)) {
     console.log(
-      `${path.padEnd(27)} perf ${page.performance} · LCP ${page.lcpMs} ms · TBT ${page.tbtMs} ms · CLS ${page.cls.toFixed(3)} (${page.hostIndex})`,
+      'failed' in page
+        ? `${path.padEnd(27)} failed: ${page.code}`
+        : `${path.padEnd(27)} perf ${page.performance} · LCP ${page.lcpMs} ms · TBT ${page.tbtMs} ms · CLS ${page.cls.toFixed(3)} (${page.hostIndex})`,
     );
   }
   console.log('\nBars (calibrated runs)');
@@ -236,6 +319,8 @@ async function main() {
     settings: {
       pages: PAGES,
       runs: RUNS,
+      retriesAfterFailedRuns: RETRIES,
+      minValidRuns: MIN_VALID_RUNS,
       lighthouse: 'mobile configuration, simulated throttling, CPU slowdown = host benchmarkIndex / 264 (1x to 4x)',
       targetDeviceIndex: TARGET_DEVICE_INDEX,
     },
@@ -252,9 +337,9 @@ async function main() {
 }
 
 const limit = setTimeout(() => {
-  console.error('✖ the web benchmark did not finish within 10 minutes');
+  console.error('✖ the web benchmark did not finish within 15 minutes');
   process.exit(1);
-}, 10 * 60_000);
+}, 15 * 60_000);
 try {
   await main();
 } catch (error) {

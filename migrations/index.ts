@@ -7,6 +7,8 @@ import * as coreSchema from './20261122090000_core_schema';
 import * as analyticsIngest from './20261122120000_analytics_ingest';
 import * as admin from './20261122150000_admin';
 import * as gdpr from './20261122170000_gdpr';
+import * as funnelDaily from './20261123090000_funnel_daily';
+import * as dropUnusedAnalyticsIndexes from './20261123100000_drop_unused_analytics_indexes';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -18,6 +20,8 @@ const migrations: Record<string, Migration> = {
   '20261122120000_analytics_ingest': analyticsIngest,
   '20261122150000_admin': admin,
   '20261122170000_gdpr': gdpr,
+  '20261123090000_funnel_daily': funnelDaily,
+  '20261123100000_drop_unused_analytics_indexes': dropUnusedAnalyticsIndexes,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -2,13 +2,15 @@
 /**
  * `npm run build`: bundles the API, the migration runner and the worker with esbuild
  * (our TypeScript only; npm packages stay external), renders the guide PDFs, and builds
- * the web site when it has a build script.
+ * the web site when it has a build script. `.env` is read first (variables already set
+ * win): the prerendered pages carry the public address and the data controller.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { loadEnvFile } from './lib/env-file.mjs';
 import { exitWith, log, ROOT } from './lib/output.mjs';
 
 /** Bundles our own workspaces (@guida/*) and leaves every npm package to node_modules. */
@@ -63,6 +65,7 @@ export function buildWeb() {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   try {
+    loadEnvFile({ create: false });
     await buildServer();
     buildGuides();
     buildWeb();

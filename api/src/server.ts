@@ -3,8 +3,6 @@ import { createApp } from './app';
 import { loadApiConfig } from './config';
 import { createApiDependencies } from './dependencies';
 
-const SHUTDOWN_GRACE_MS = 10_000;
-
 const config = loadApiConfig();
 const logger = createLogger({ service: 'api', level: config.LOG_LEVEL });
 const deps = createApiDependencies(config, logger);
@@ -29,7 +27,7 @@ async function shutdown(signal: string) {
   const force = setTimeout(() => {
     logger.error('api shutdown timed out; exiting');
     process.exit(1);
-  }, SHUTDOWN_GRACE_MS);
+  }, config.SHUTDOWN_GRACE_MS);
   force.unref();
   server.close();
   server.closeIdleConnections();

@@ -34,6 +34,11 @@ export const commonEnv = {
     .regex(/^[a-z0-9_-]{1,40}$/i, { error: 'letters, digits, - and _ only' })
     .default('guida'),
   GUIDE_LINK_TTL_DAYS: intEnv(30, 1, 365),
+  /**
+   * On SIGTERM: milliseconds the API's open requests and the worker's running jobs get to
+   * finish (then jobs are handed back). Under the 30 s platforms usually wait before SIGKILL.
+   */
+  SHUTDOWN_GRACE_MS: intEnv(25_000, 1000, 300_000),
 };
 
 /**

@@ -241,9 +241,10 @@ describe('deletion request', () => {
     const second = await createDeliveredLead({ ...person, marketingConsent: true });
     const other = await createDeliveredLead({ nome: 'Ottavio', cognome: 'Bellincioni', email: 'ottavio.b@example.it' });
     // A resend waiting in the queue, and an admin search that mentions the address.
+    await worker.deps.queues.queue('sms').remove(`lead-${first.leadId}`);
     await worker.deps.queues
       .queue('sms')
-      .add(sendGuideSmsJob.name, { leadId: first.leadId, resend: 1 }, { jobId: `lead-${first.leadId}-resend-1`, delay: 3_600_000 });
+      .add(sendGuideSmsJob.name, { leadId: first.leadId }, { jobId: `lead-${first.leadId}`, delay: 3_600_000 });
     await api.db('admin_audit_log').insert({
       username: admin.user.username,
       user_id: admin.user.id,
@@ -281,7 +282,7 @@ describe('deletion request', () => {
 
     // Nothing personal is left in any table.
     expect(await findPersonalData(api.db, needles)).toEqual([]);
-    expect(await worker.deps.queues.queue('sms').getJob(`lead-${first.leadId}-resend-1`)).toBeUndefined();
+    expect(await worker.deps.queues.queue('sms').getJob(`lead-${first.leadId}`)).toBeUndefined();
 
     // The other visitor is untouched.
     expect(await api.db('ebook_requests').where({ id: other.leadId }).first()).toMatchObject({ nome: 'Ottavio' });

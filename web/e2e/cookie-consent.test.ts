@@ -96,8 +96,10 @@ describe('cookie banner', () => {
     expect(await banner(page).count()).toBe(0);
 
     const second = await context.newPage();
+    const secondCheck = second.waitForResponse((response) => response.url().includes('/api/cookie-consent/'));
     await second.goto(`${site.baseUrl}/trading-old`);
-    await second.waitForTimeout(500);
+    expect((await secondCheck).status()).toBe(200);
+    await second.waitForTimeout(300);
     expect(await banner(second).count()).toBe(0);
 
     await page.getByRole('button', { name: t.reopen }).click();
@@ -134,8 +136,10 @@ describe('cookie banner', () => {
     await expect.poll(() => banner(page).count()).toBe(1);
 
     await page.route('**/api/cookie-consent/*', (route) => route.fulfill({ status: 503, body: '' }));
+    const failedCheck = page.waitForResponse((response) => response.url().includes('/api/cookie-consent/'));
     await page.reload();
-    await page.waitForTimeout(500);
+    expect((await failedCheck).status()).toBe(503);
+    await page.waitForTimeout(300);
     expect(await banner(page).count()).toBe(0);
     await close();
   });

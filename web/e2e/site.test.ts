@@ -11,7 +11,7 @@ import {
   THANK_YOU_PATHS,
   TOPIC_PATHS,
 } from '../app/page-paths';
-import { launchChromium, openPage, startSite, type Site } from './site-harness';
+import { gotoInteractive, launchChromium, openPage, startSite, type Site } from './site-harness';
 
 const PUBLIC_PATHS = [
   ...FINANCE_LANDING_PATHS,
@@ -143,6 +143,34 @@ describe('navigation', () => {
   });
 });
 
+describe('static sections', () => {
+  const staticTexts = ['Avvertenze sui rischi', 'Materiale esclusivamente educativo', 'nessuna promessa di guadagno'];
+
+  it('keep the prerendered markup through hydration and render after a client-side navigation', async () => {
+    const { page, consoleErrors, close } = await openPage(browser);
+    await gotoInteractive(page, `${site.baseUrl}/trading-old`);
+    await page.waitForLoadState('networkidle');
+    const firstLoad = await page.locator('body').innerText();
+    for (const text of [...staticTexts, 'Cosa trovi nella guida', 'La guida è gratuita, senza carta di credito']) {
+      expect(firstLoad).toContain(text);
+    }
+    expect(await page.locator('#vantaggi').textContent()).toBeTruthy();
+
+    await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
+    await page.getByRole('link', { name: 'Privacy Policy', exact: true }).click();
+    await page.waitForURL(`${site.baseUrl}/privacy`);
+    await page.getByRole('link', { name: /GuidaFinanza/ }).click();
+    await page.waitForURL(`${site.baseUrl}/`);
+    await expect.poll(() => page.locator('#vantaggi').textContent()).toBeTruthy();
+    const afterNavigation = await page.locator('body').innerText();
+    for (const text of staticTexts) expect(afterNavigation).toContain(text);
+    expect(await page.locator('h1').textContent()).toBeTruthy();
+    expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+    expect(consoleErrors).toEqual([]);
+    await close();
+  });
+});
+
 describe('the build', () => {
   const htmlFiles = (dir: string): string[] =>
     readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
@@ -180,12 +208,18 @@ describe('the build', () => {
 
   it('serves hashed assets for a year and precompressed', async () => {
     const html = await (await fetch(`${site.baseUrl}/`)).text();
-    const asset = /"(\/assets\/entry\.client-[^"]+\.js)"/.exec(html)!;
-    const url = `${site.baseUrl}${asset[1]}`;
-    const response = await fetch(url, { headers: { 'Accept-Encoding': 'br' } });
-    expect(response.status).toBe(200);
-    expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
-    expect(response.headers.get('content-encoding')).toBe('br');
+    const assets = [...html.matchAll(/"(\/assets\/[^"]+\.js)"/g)].map((match) => match[1]!);
+    expect(assets.length).toBeGreaterThan(0);
+    for (const asset of new Set(assets)) {
+      const url = `${site.baseUrl}${asset}`;
+      const plain = await fetch(url, { headers: { 'Accept-Encoding': 'identity' } });
+      const size = (await plain.arrayBuffer()).byteLength;
+      const response = await fetch(url, { headers: { 'Accept-Encoding': 'br' } });
+      expect(response.status, asset).toBe(200);
+      expect(response.headers.get('cache-control'), asset).toBe('public, max-age=31536000, immutable');
+      // Files under 512 bytes are not worth compressing (web/tooling/precompress.ts).
+      expect(response.headers.get('content-encoding'), asset).toBe(size < 512 ? null : 'br');
+    }
   });
 
   it('publishes robots.txt and a sitemap of the indexable pages', async () => {

@@ -41,8 +41,6 @@ export const workerEnvSchema = z
     /** How often pending deliveries without a job are looked for, and how old they must be. */
     SWEEP_INTERVAL_MS: intEnv(30_000, 100, 3_600_000),
     SWEEP_GRACE_MS: intEnv(10_000, 0, 3_600_000),
-    /** Milliseconds active jobs get to finish on SIGTERM before they are handed back. */
-    SHUTDOWN_GRACE_MS: intEnv(25_000, 1000, 300_000),
   })
   .superRefine(requireTwilioSettings)
   .superRefine(requireHttpsInProduction)

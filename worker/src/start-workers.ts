@@ -1,11 +1,12 @@
 import { Worker, type Job, type Processor } from 'bullmq';
 import type { Knex } from 'knex';
 import { RETRY_BACKOFF_TYPE, type QueueName } from '@guida/shared/jobs/definition';
-import { applyRetentionJob, sweepPendingDeliveriesJob } from '@guida/shared/jobs/maintenance';
+import { applyRetentionJob, rollUpFunnelJob, sweepPendingDeliveriesJob } from '@guida/shared/jobs/maintenance';
 import type { JobQueues } from '@guida/shared/server/job-queues';
 import type { Logger } from '@guida/shared/server/logger';
 import type { Redis } from '@guida/shared/server/redis';
 import { startAnalyticsConsumer } from './analytics/analytics-consumer';
+import { createRollUpFunnel } from './analytics/roll-up-funnel';
 import type { WorkerConfig } from './config';
 import { createDeliverToCrm } from './crm/deliver-to-crm';
 import { createSendEmail } from './email/send-email';
@@ -28,6 +29,8 @@ export interface WorkerDeps {
 }
 
 const MAX_RETRY_DELAY_MS = 6 * 3600 * 1000;
+/** Days close at midnight; an hourly run keeps the rollup at most an hour behind. */
+const FUNNEL_ROLLUP_INTERVAL_MS = 3600 * 1000;
 
 /** Exponential backoff with ±25 % jitter, so retries after an outage do not arrive in step. */
 export function retryDelay(baseMs: number, attemptsMade: number, random = Math.random()) {
@@ -78,6 +81,8 @@ export function startWorkers(deps: WorkerDeps) {
     noticeDays: config.RETENTION_NOTICE_DAYS,
     analyticsRetentionMonths: config.ANALYTICS_RETENTION_MONTHS,
   });
+
+  const rollUpFunnel = createRollUpFunnel({ db: deps.db, logger });
 
   const workers = [
     workerFor(
@@ -132,6 +137,7 @@ export function startWorkers(deps: WorkerDeps) {
       async (job) => {
         if (job.name === sweepPendingDeliveriesJob.name) return sweep();
         if (job.name === applyRetentionJob.name) return applyRetention();
+        if (job.name === rollUpFunnelJob.name) return rollUpFunnel();
         throw new Error(`unknown maintenance job ${job.name}`);
       },
       { concurrency: 1, retryBaseMs: config.SWEEP_INTERVAL_MS },
@@ -159,6 +165,7 @@ export function startWorkers(deps: WorkerDeps) {
   const onRedisReady = () => {
     void schedule(sweepPendingDeliveriesJob.name, config.SWEEP_INTERVAL_MS);
     void schedule(applyRetentionJob.name, config.RETENTION_INTERVAL_MS);
+    void schedule(rollUpFunnelJob.name, FUNNEL_ROLLUP_INTERVAL_MS);
   };
   onRedisReady();
   deps.connection.on('ready', onRedisReady);
@@ -167,6 +174,7 @@ export function startWorkers(deps: WorkerDeps) {
     workers,
     sweep,
     applyRetention,
+    rollUpFunnel,
     analytics,
     /** Waits for active jobs to finish; jobs still running at `graceMs` are handed back. */
     async close(graceMs: number) {

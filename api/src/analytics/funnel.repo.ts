@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import { FUNNEL_STEPS, OPERATOR_TIME_ZONE } from '@guida/shared/analytics-rules';
+import { FUNNEL_BY_DAY_SQL } from '@guida/shared/server/funnel-by-day-sql';
+import { operatorDay, startOfOperatorDay } from '../admin/reports/report-range';
 
 export interface FunnelFilter {
   from: Date;
@@ -19,48 +20,77 @@ export interface FunnelRow {
   success: number;
 }
 
+const DAY_MS = 86_400_000;
+/** Calendar arithmetic on YYYY-MM-DD. */
+const addDays = (day: string, days: number) =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+const nextDay = (day: string) => addDays(day, 1);
 
-/**
- * Sessions reaching each funnel step, per day, landing page and campaign. A session is
- * attributed to the page and campaign of its landing step; its later steps on that page
- * (within a day) count for that row, so steps without campaign data still line up.
- */
-export async function funnelByDay(db: Knex, filter: FunnelFilter): Promise<FunnelRow[]> {
-  const counts = FUNNEL_STEPS.map(
-    (step) => `count(DISTINCT s.session_id) FILTER (WHERE s.step = '${step}')::int AS ${step}`,
-  ).join(',\n      ');
+const rowFilter = `(CAST(:landingPath AS text) IS NULL OR landing_path = :landingPath)
+    AND (CAST(:utmSource AS text) IS NULL OR utm_source = :utmSource)`;
+const FUNNEL_COLUMNS = `to_char(day, 'YYYY-MM-DD') AS day, landing_path, utm_source, landing, form_view, form_start,
+    form_submit, success`;
+
+const filterBindings = (filter: FunnelFilter) => ({
+  landingPath: filter.landingPath ?? null,
+  utmSource: filter.utmSource ?? null,
+});
+
+/** The funnel of the landings in [from, to), computed from the raw rows. */
+async function funnelFromRawRows(db: Knex, filter: FunnelFilter, from: Date, to: Date) {
+  if (from >= to) return [];
   const result = await db.raw<{ rows: FunnelRow[] }>(
-    `
-    WITH landings AS (
-      SELECT DISTINCT ON (session_id, landing_path) session_id, landing_path, utm_source, timestamp
-      FROM conversion_funnel
-      WHERE step = 'landing' AND timestamp >= :from AND timestamp < :to
-        AND (CAST(:landingPath AS text) IS NULL OR landing_path = :landingPath)
-        AND (CAST(:utmSource AS text) IS NULL OR coalesce(utm_source, '(direct)') = :utmSource)
-      ORDER BY session_id, landing_path, timestamp
-    ),
-    steps AS (
-      SELECT to_char(l.timestamp AT TIME ZONE '${OPERATOR_TIME_ZONE}', 'YYYY-MM-DD') AS day, l.landing_path,
-        coalesce(l.utm_source, '(direct)') AS utm_source, c.step, c.session_id
-      FROM landings l
-      JOIN conversion_funnel c
-        ON c.session_id = l.session_id AND c.landing_path = l.landing_path
-        AND c.timestamp >= l.timestamp AND c.timestamp < l.timestamp + interval '1 day'
-    )
-    SELECT day, landing_path, utm_source,
-      ${counts}
-    FROM steps s
-    GROUP BY day, landing_path, utm_source
-    ORDER BY day, landing_path, utm_source
-    `,
-    {
-      from: filter.from,
-      to: filter.to,
-      landingPath: filter.landingPath ?? null,
-      utmSource: filter.utmSource ?? null,
-    },
+    `SELECT ${FUNNEL_COLUMNS} FROM (${FUNNEL_BY_DAY_SQL}) funnel
+    WHERE ${rowFilter}
+    ORDER BY day, landing_path, utm_source`,
+    { from, to, ...filterBindings(filter) },
   );
   return result.rows;
+}
+
+/**
+ * The longest run of days the worker has aggregated that starts at the first whole day of
+ * the range and stays inside it, or null.
+ */
+async function aggregatedDays(db: Knex, filter: FunnelFilter) {
+  let first = operatorDay(filter.from);
+  if (startOfOperatorDay(first) < filter.from) first = nextDay(first);
+  // The day `to` falls in has not ended by `to`, whether `to` is its midnight or later.
+  const lastWhole = addDays(operatorDay(filter.to), -1);
+  if (first > lastWhole) return null;
+  const { rows } = await db.raw<{ rows: { day: string }[] }>(
+    `SELECT to_char(day, 'YYYY-MM-DD') AS day FROM funnel_daily_days WHERE day BETWEEN :first AND :lastWhole ORDER BY day`,
+    { first, lastWhole },
+  );
+  let last: string | null = null;
+  for (const { day } of rows) {
+    if (day !== (last === null ? first : nextDay(last))) break;
+    last = day;
+  }
+  return last === null ? null : { first, last };
+}
+
+/**
+ * Sessions reaching each funnel step, per day, landing page and campaign (see
+ * FUNNEL_BY_DAY_SQL for what counts). Days the worker has aggregated come from the daily
+ * rollup; the rest of the range (the last days, still open) from the raw rows.
+ */
+export async function funnelByDay(db: Knex, filter: FunnelFilter): Promise<FunnelRow[]> {
+  const rolled = await aggregatedDays(db, filter);
+  if (!rolled) return funnelFromRawRows(db, filter, filter.from, filter.to);
+  const rolledFrom = startOfOperatorDay(rolled.first);
+  const rolledTo = startOfOperatorDay(nextDay(rolled.last));
+  const aggregated = await db.raw<{ rows: FunnelRow[] }>(
+    `SELECT ${FUNNEL_COLUMNS} FROM funnel_daily
+    WHERE day BETWEEN :first AND :last AND ${rowFilter}
+    ORDER BY day, landing_path, utm_source`,
+    { first: rolled.first, last: rolled.last, ...filterBindings(filter) },
+  );
+  return [
+    ...(await funnelFromRawRows(db, filter, filter.from, rolledFrom)),
+    ...aggregated.rows,
+    ...(await funnelFromRawRows(db, filter, rolledTo, filter.to)),
+  ];
 }
 
 export interface TimeOnPageRow {

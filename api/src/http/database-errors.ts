@@ -14,9 +14,15 @@ const UNREACHABLE_CODES = new Set([
 /** Whether an error means Postgres is unreachable (answer 503), not that a query is wrong. */
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
+  if (error instanceof DatabaseBusyError) return true;
   const { code } = error as { code?: unknown };
   if (typeof code === 'string' && (UNREACHABLE_CODES.has(code) || code.startsWith('08'))) return true;
   if (error.name === 'KnexTimeoutError') return true;
   if (error instanceof AggregateError) return error.errors.some(isDatabaseUnavailable);
   return /Connection terminated|timeout exceeded when trying to connect/i.test(error.message);
+}
+
+/** The database did not take a request in time (its connections are all stuck): a 503. */
+export class DatabaseBusyError extends Error {
+  override name = 'DatabaseBusyError';
 }

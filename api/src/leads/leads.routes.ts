@@ -8,6 +8,7 @@ import { clampUserAgent, truncateIp } from '../http/client-ip';
 import { createRateLimit } from '../http/rate-limit';
 import { sameOriginReferer } from '../http/same-origin-referer';
 import { fieldErrors } from '../http/validate';
+import { createLeadInserter } from './lead-inserter';
 import { createLead } from './leads.service';
 
 const FORM_BOOLEAN_FIELDS = ['gdprConsent', 'marketingConsent'] as const;
@@ -60,6 +61,8 @@ export function leadsRouter(deps: ApiDeps) {
     durationSeconds: 3600,
   });
 
+  const insertLead = createLeadInserter(deps.db);
+
   const router = Router();
   router.post('/api/ebook-request', async (req, res) => {
     const formPost = req.is('application/x-www-form-urlencoded') === 'application/x-www-form-urlencoded';
@@ -87,7 +90,7 @@ export function leadsRouter(deps: ApiDeps) {
 
     const lead = await createLead(
       {
-        db: deps.db,
+        insertLead,
         queues: deps.queues,
         logger: req.log,
         downloadTokenTtlDays: config.GUIDE_LINK_TTL_DAYS,

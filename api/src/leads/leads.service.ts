@@ -1,5 +1,4 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Knex } from 'knex';
 import { deliverToCrmJob } from '@guida/shared/jobs/crm';
 import { sendGuideSmsJob } from '@guida/shared/jobs/sms';
 import { PRIVACY_CONSENT_VERSION, thankYouPathFor } from '@guida/shared/lead-rules';
@@ -7,7 +6,7 @@ import { marketingConsentText, privacyConsentText } from '@guida/shared/messages
 import type { EbookRequest } from '@guida/shared/schemas/lead';
 import type { JobQueues } from '@guida/shared/server/job-queues';
 import type { Logger } from '@guida/shared/server/logger';
-import { insertLead } from './leads.repo';
+import type { LeadInserter } from './lead-inserter';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const PRIVACY_CONSENT_HASH = sha256(privacyConsentText);
@@ -17,7 +16,7 @@ const MARKETING_CONSENT_HASH = sha256(marketingConsentText);
 export const newDownloadToken = () => randomBytes(16).toString('base64url');
 
 export interface LeadsDeps {
-  db: Knex;
+  insertLead: LeadInserter;
   queues: JobQueues;
   logger: Logger;
   downloadTokenTtlDays: number;
@@ -35,7 +34,7 @@ export async function createLead(
   request: EbookRequest,
   origin: { ipAddress: string | null; userAgent: string | null },
 ): Promise<CreatedLead> {
-  const result = await insertLead(deps.db, {
+  const result = await deps.insertLead({
     request,
     ...origin,
     consentVersion: PRIVACY_CONSENT_VERSION,

@@ -12,15 +12,11 @@ export const deliverToCrmJob = defineJob({
     deliveryId: z.number().int().positive(),
     leadId: z.number().int().positive(),
     event: z.enum(CRM_EVENTS),
-    /** Set when an admin asks to deliver again: a new job, not the finished one. */
-    redelivery: z.number().int().positive().optional(),
   }),
-  // The first delivery of a lead is keyed by the lead id; later events by their row.
-  jobId: ({ leadId, deliveryId, event, redelivery }) => {
-    const base =
-      event === 'lead.created' ? `lead-${leadId}` : `lead-${leadId}-${event.replace('.', '-')}-${deliveryId}`;
-    return redelivery ? `${base}-redelivery-${redelivery}` : base;
-  },
+  // The first delivery of a lead is keyed by the lead id; later events by their row. One
+  // id per delivery, redeliveries included (they replace the finished job: enqueueAgain).
+  jobId: ({ leadId, deliveryId, event }) =>
+    event === 'lead.created' ? `lead-${leadId}` : `lead-${leadId}-${event.replace('.', '-')}-${deliveryId}`,
   // With a 60 s base the last retry comes about 8.5 h after the first failure.
   attempts: 10,
 });

@@ -26,3 +26,15 @@ export const applyRetentionJob = defineJob({
   jobId: () => 'apply-retention',
   attempts: 1,
 });
+
+/**
+ * Aggregates the funnel of closed Italian days into the daily rollup the admin reports
+ * read. Runs on a job scheduler like the sweep.
+ */
+export const rollUpFunnelJob = defineJob({
+  queue: 'maintenance',
+  name: 'roll-up-funnel',
+  schema: z.object({}),
+  jobId: () => 'roll-up-funnel',
+  attempts: 1,
+});

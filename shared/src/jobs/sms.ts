@@ -5,12 +5,10 @@ import { defineJob } from './definition';
 export const sendGuideSmsJob = defineJob({
   queue: 'sms',
   name: 'send-guide-sms',
-  schema: z.object({
-    leadId: z.number().int().positive(),
-    /** Set when an admin asks to send again: a new job, not the finished one. */
-    resend: z.number().int().positive().optional(),
-  }),
-  jobId: ({ leadId, resend }) => (resend ? `lead-${leadId}-resend-${resend}` : `lead-${leadId}`),
+  schema: z.object({ leadId: z.number().int().positive() }),
+  // One id per delivery, resends included (they replace the finished job: enqueueAgain),
+  // so a delivery never has two jobs that could both send.
+  jobId: ({ leadId }) => `lead-${leadId}`,
   // With a 2 s base: retries after about 2, 4, 8, 16 and 32 s, inside the 2-minute promise.
   attempts: 6,
 });

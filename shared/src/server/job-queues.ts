@@ -57,6 +57,16 @@ export function createJobQueues({
     };
   }
 
+  async function enqueueMany<S extends z.ZodType>(definition: JobDefinition<S>, inputs: z.input<S>[]) {
+    if (inputs.length === 0) return;
+    ensureConnected();
+    const jobs = inputs.map((input) => {
+      const data = definition.schema.parse(input);
+      return { name: definition.name, data, opts: jobOptions(definition, data) };
+    });
+    await withTimeout(queues[definition.queue].addBulk(jobs), addTimeoutMs * 5, 'Redis');
+  }
+
   return {
     queue: (name: QueueName) => queues[name],
 
@@ -71,14 +81,29 @@ export function createJobQueues({
       );
     },
 
-    async enqueueMany<S extends z.ZodType>(definition: JobDefinition<S>, inputs: z.input<S>[]) {
+    enqueueMany,
+
+    /**
+     * Like enqueueMany, for deliveries that may have been reopened since their job ran
+     * (an admin's resend, or the sweeper after a resend that could not be enqueued). A
+     * finished job keeps its id for a day (completed) or two weeks (failed), and while it
+     * does, adding the id again does nothing: such a job is removed first. A job still
+     * waiting, delayed or running is left alone (BullMQ does not remove a running job), so
+     * a delivery never has two jobs at once.
+     */
+    async enqueueAgain<S extends z.ZodType>(definition: JobDefinition<S>, inputs: z.input<S>[]) {
       if (inputs.length === 0) return;
       ensureConnected();
-      const jobs = inputs.map((input) => {
-        const data = definition.schema.parse(input);
-        return { name: definition.name, data, opts: jobOptions(definition, data) };
-      });
-      await withTimeout(queues[definition.queue].addBulk(jobs), addTimeoutMs * 5, 'Redis');
+      const queue = queues[definition.queue];
+      const jobIds = inputs.map((input) => definition.jobId(definition.schema.parse(input)));
+      const states = await withTimeout(
+        Promise.all(jobIds.map((jobId) => queue.getJobState(jobId))),
+        addTimeoutMs * 5,
+        'Redis',
+      );
+      const finished = jobIds.filter((_, index) => states[index] === 'completed' || states[index] === 'failed');
+      await Promise.all(finished.map((jobId) => queue.remove(jobId)));
+      await enqueueMany(definition, inputs);
     },
 
     async close() {

@@ -1,12 +1,14 @@
 import { useState } from 'react';
 import guideSource from '../../../guides/content/general.md?raw';
 import { LandingPage } from '../components/landing/landing-page';
+import { StaticHtml } from '../components/ui/static-html';
 import { olderLanding } from '../content/landings';
 import { claims, preview, riskBanner, scrollButtonLabel, testimonials } from '../content/trading-old';
 import { OfferCountdown } from '../features/offer-countdown/offer-countdown';
 import { SocialProof } from '../features/social-proof/social-proof';
 import { useLiveStats } from '../features/social-proof/use-live-stats';
 import { trackCtaClick } from '../features/tracking/use-form-tracking';
+import { AfterHydrationIdle } from '../lib/after-hydration';
 import { metaTags } from '../lib/seo';
 import { pageSeo, pathOf } from '../seo.server';
 import type { Route } from './+types/trading-old';
@@ -57,19 +59,24 @@ function scrollToForm() {
   form?.querySelector<HTMLInputElement>('input[name="nome"]')?.focus({ preventScroll: true });
 }
 
-/** The older trading-guide page: risk banner, countdown, claims, preview, testimonials. */
-export default function TradingOld({ loaderData }: Route.ComponentProps) {
-  const { content, landingPath, chapters } = loaderData;
+/** The countdown to the real deadline, with the free places left when a cap is configured. */
+function OfferBox({ landingPath }: { landingPath: string }) {
   const { data: stats } = useLiveStats(landingPath);
   const places =
     stats?.placesRemaining != null && stats.placesTotal != null
       ? { remaining: stats.placesRemaining, total: stats.placesTotal }
       : null;
+  return <OfferCountdown places={places} />;
+}
+
+/** The older trading-guide page: risk banner, countdown, claims, preview, testimonials. */
+export default function TradingOld({ loaderData }: Route.ComponentProps) {
+  const { content, landingPath, chapters } = loaderData;
   return (
     <>
       <LandingPage content={content} landingPath={landingPath} variant="older" top={<RiskBanner />}>
         {loaderData.claims.length > 0 ? (
-          <section aria-label="La guida in breve" className="mx-auto max-w-6xl px-4">
+          <StaticHtml as="section" aria-label="La guida in breve" className="mx-auto max-w-6xl px-4">
             <ul className="grid gap-4 rounded-2xl bg-emerald-900 p-6 text-white sm:grid-cols-2 lg:grid-cols-4">
               {loaderData.claims.map((claim) => (
                 <li key={claim.label}>
@@ -78,21 +85,23 @@ export default function TradingOld({ loaderData }: Route.ComponentProps) {
                 </li>
               ))}
             </ul>
-          </section>
+          </StaticHtml>
         ) : null}
         <section data-track-section="preview" aria-labelledby="anteprima" className="mx-auto mt-14 max-w-4xl px-4">
-          <h2 id="anteprima" className="text-2xl font-bold md:text-3xl">
-            {preview.title}
-          </h2>
-          <p className="mt-3 text-slate-700">{preview.intro}</p>
-          <ol className="mt-6 grid gap-3 sm:grid-cols-2">
-            {chapters.map((chapter, index) => (
-              <li key={chapter} className="flex gap-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200">
-                <span className="font-bold text-emerald-800">{index + 1}.</span>
-                <span className="text-slate-800">{chapter}</span>
-              </li>
-            ))}
-          </ol>
+          <StaticHtml as="div">
+            <h2 id="anteprima" className="text-2xl font-bold md:text-3xl">
+              {preview.title}
+            </h2>
+            <p className="mt-3 text-slate-700">{preview.intro}</p>
+            <ol className="mt-6 grid gap-3 sm:grid-cols-2">
+              {chapters.map((chapter, index) => (
+                <li key={chapter} className="flex gap-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200">
+                  <span className="font-bold text-emerald-800">{index + 1}.</span>
+                  <span className="text-slate-800">{chapter}</span>
+                </li>
+              ))}
+            </ol>
+          </StaticHtml>
           <div className="mt-8 text-center">
             <button type="button" onClick={scrollToForm} className="btn-primary px-6 py-3 text-base">
               {scrollButtonLabel}
@@ -100,7 +109,7 @@ export default function TradingOld({ loaderData }: Route.ComponentProps) {
           </div>
         </section>
         {loaderData.testimonials.length > 0 ? (
-          <section aria-labelledby="opinioni" className="mx-auto mt-14 max-w-6xl px-4">
+          <StaticHtml as="section" aria-labelledby="opinioni" className="mx-auto mt-14 max-w-6xl px-4">
             <h2 id="opinioni" className="text-2xl font-bold md:text-3xl">
               Cosa dicono i lettori
             </h2>
@@ -112,10 +121,12 @@ export default function TradingOld({ loaderData }: Route.ComponentProps) {
                 </li>
               ))}
             </ul>
-          </section>
+          </StaticHtml>
         ) : null}
       </LandingPage>
-      <OfferCountdown places={places} />
+      <AfterHydrationIdle>
+        <OfferBox landingPath={landingPath} />
+      </AfterHydrationIdle>
       <SocialProof path={landingPath} />
     </>
   );

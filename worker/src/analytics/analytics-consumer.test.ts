@@ -33,7 +33,7 @@ const append = (events: IngestedEvent[]) => redis.xadd(key(), '*', ANALYTICS_ENT
 const rows = async (table: string, sessionId: string) =>
   (await worker.db(table).where({ session_id: sessionId }).count({ n: '*' }).first())!.n as number;
 
-function consumer(claimIdleMs = 30_000) {
+function consumer(claimIdleMs = 30_000, batchSize?: number) {
   return startAnalyticsConsumer({
     redis: new Redis(testRedisUrl()),
     db: worker.db,
@@ -41,6 +41,7 @@ function consumer(claimIdleMs = 30_000) {
     prefix: worker.config.REDIS_KEY_PREFIX,
     blockMs: 100,
     claimIdleMs,
+    ...(batchSize ? { batchSize } : {}),
   });
 }
 
@@ -130,6 +131,29 @@ describe('analytics consumer', () => {
       await waitFor(async () => (await rows('section_views', session)) === 1);
       await waitFor(async () => (await redis.xlen(key())) === 0);
     } finally {
+      await running.stop();
+    }
+  });
+
+  it('after a failed insert stores the batch in hand and the one read ahead, each event once', async () => {
+    const session = `s-${randomUUID()}`;
+    const sections = ['a', 'blocked', 'c', 'd', 'e'];
+    // PostgreSQL refuses one event until the constraint goes, as when the database is down.
+    await worker.db.raw(`ALTER TABLE section_views ADD CONSTRAINT refuse_blocked CHECK (section <> 'blocked') NOT VALID`);
+    for (const section of sections) {
+      await append([{ type: 'section-view', eventId: randomUUID(), at: at(), ipAddress: null, data: { sessionId: session, section, timeSpent: 1 } }]);
+    }
+    const pending = async () => Number(((await redis.xpending(key(), ANALYTICS_CONSUMER_GROUP)) as [number])[0]);
+    // One entry a batch: while 'blocked' fails, the entry after it has been read ahead.
+    const running = consumer(30_000, 1);
+    try {
+      await waitFor(async () => (await rows('section_views', session)) === 1 && (await pending()) === 2, { timeoutMs: 10_000 });
+      await worker.db.raw('ALTER TABLE section_views DROP CONSTRAINT refuse_blocked');
+      await waitFor(async () => (await redis.xlen(key())) === 0, { timeoutMs: 15_000 });
+      const stored = await worker.db('section_views').where({ session_id: session }).orderBy('section').pluck('section');
+      expect(stored).toEqual(sections);
+    } finally {
+      await worker.db.raw('ALTER TABLE section_views DROP CONSTRAINT IF EXISTS refuse_blocked');
       await running.stop();
     }
   });

@@ -36,6 +36,11 @@ export interface AnalyticsConsumerOptions {
 }
 
 type StreamEntry = [id: string, fields: string[]];
+/** Stream entries and the events they hold, checked. */
+interface Batch {
+  entries: StreamEntry[];
+  events: IngestedEvent[];
+}
 
 /**
  * The entries of one stream in an XREADGROUP reply: RESP2 answers [[key, entries]], RESP3
@@ -65,7 +70,7 @@ export function startAnalyticsConsumer(options: AnalyticsConsumerOptions) {
   let lastClaim = 0;
   let stored = 0;
 
-  const parse = (entries: StreamEntry[]) => {
+  const parse = (entries: StreamEntry[]): Batch => {
     const events: IngestedEvent[] = [];
     for (const [id, fields] of entries) {
       const raw = fields[fields.indexOf(ANALYTICS_ENTRY_FIELD) + 1];
@@ -76,12 +81,12 @@ export function startAnalyticsConsumer(options: AnalyticsConsumerOptions) {
         logger.error({ entryId: id }, 'malformed analytics stream entry dropped');
       }
     }
-    return events;
+    return { entries, events };
   };
 
-  const store = async (entries: StreamEntry[]) => {
+  const store = async ({ entries, events }: Batch) => {
     if (entries.length === 0) return;
-    const inserted = await insertAnalyticsEvents(db, parse(entries));
+    const inserted = await insertAnalyticsEvents(db, events);
     stored += inserted;
     const ids = entries.map(([id]) => id);
     await redis.multi().xack(key, ANALYTICS_CONSUMER_GROUP, ...ids).xdel(key, ...ids).exec();
@@ -125,22 +130,50 @@ export function startAnalyticsConsumer(options: AnalyticsConsumerOptions) {
       batchSize,
     )) as [string, StreamEntry[]];
     if (entries.length > 0) logger.warn({ entries: entries.length }, 'claimed analytics entries of a stopped worker');
-    await store(entries.filter(([, fields]) => fields !== null));
+    await store(parse(entries.filter(([, fields]) => fields !== null)));
   };
+
+  // Settled with the error instead of rejecting: nothing may reject unobserved while a
+  // batch is being stored.
+  const readNext = (): Promise<Batch | Error> =>
+    read('>').then(parse, (error: unknown) => (error instanceof Error ? error : new Error(String(error))));
 
   const loop = (async () => {
     let failures = 0;
     let retryPending = true;
-    while (running) {
+    let groupReady = false;
+    /**
+     * The next batch, read and checked while the current one is inserted, so the worker's
+     * parsing and PostgreSQL's inserting overlap. Its entries are pending for this consumer
+     * like the batch in hand: after a failure they are read again with our pending ones.
+     */
+    let next: Promise<Batch | Error> | null = null;
+    // On stop, the batch already read is stored too.
+    while (running || next) {
       try {
-        await ensureGroup();
-        // Our own unacknowledged entries first (a failed insert, or a restart), then new ones.
-        const entries: StreamEntry[] = retryPending ? await read('0') : await read('>');
-        retryPending = entries.length > 0 && retryPending;
-        await store(entries);
+        // Again after a failure: a Redis restarted without persistence has lost the group.
+        if (!groupReady) {
+          await ensureGroup();
+          groupReady = true;
+        }
+        let batch: Batch;
+        if (retryPending) {
+          // Our own unacknowledged entries first (a failed insert, or a restart), then new ones.
+          batch = parse(await read('0'));
+          retryPending = batch.entries.length > 0;
+        } else {
+          const fetched = await (next ?? readNext());
+          next = null;
+          if (fetched instanceof Error) throw fetched;
+          batch = fetched;
+        }
+        if (running && !retryPending) next = readNext();
+        await store(batch);
         await claimAbandoned();
         failures = 0;
       } catch (error) {
+        next = null;
+        groupReady = false;
         failures += 1;
         retryPending = true;
         logger.error({ err: (error as Error).message, failures }, 'analytics batch not stored; retrying');

@@ -3,7 +3,7 @@ import type { JobQueues } from '@guida/shared/server/job-queues';
 
 /** Jobs not running right now; failed ones too (their reason may quote a number or address). */
 const STATES: JobType[] = ['waiting', 'delayed', 'prioritized', 'failed'];
-/** sms and crm job ids start with the lead: lead-12, lead-12-resend-…, lead-12-lead-updated-…. */
+/** sms and crm job ids start with the lead: lead-12, lead-12-lead-updated-…. */
 const LEAD_JOB_ID = /^lead-(\d+)(?:-|$)/;
 const EMAIL_JOB_ID = /^email-(\d+)$/;
 

@@ -1,4 +1,6 @@
+import { Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sendGuideSmsJob } from '@guida/shared/jobs/sms';
 import { createLogger } from '@guida/shared/server/logger';
 import { insertLead } from '@guida/testing/lead-fixture';
 import { createTestWorker, type TestWorker } from '../testing/test-worker';
@@ -43,6 +45,35 @@ describe('sweeping unsent deliveries', () => {
     // A second sweep finds the jobs already there: nothing doubles.
     await sweepWithGrace(0)();
     expect(await sms.getJobCounts('waiting')).toEqual({ waiting: 2 });
+  });
+
+  it('replaces a finished job when its delivery was reopened since (a resend while Redis was down)', async () => {
+    const sms = worker.deps.queues.queue('sms');
+    await sms.drain();
+    await worker.db('sms_messages').update({ status: 'sent' });
+    const lead = await insertLead(worker.db);
+    await worker.deps.queues.enqueue(sendGuideSmsJob, { leadId: lead.leadId });
+    // The first job runs to completion and stays kept under its id.
+    const manual = new Worker('sms', null, { connection: sms.opts.connection, prefix: sms.opts.prefix });
+    try {
+      const job = await manual.getNextJob('sweeper-test');
+      expect(job?.id).toBe(`lead-${lead.leadId}`);
+      await job!.moveToCompleted('sent', 'sweeper-test', false);
+    } finally {
+      await manual.close();
+    }
+    await worker.db('sms_messages').where({ lead_id: lead.leadId }).update({ status: 'sent' });
+    expect(await sms.getJobState(`lead-${lead.leadId}`)).toBe('completed');
+
+    // Reopened by an admin while the enqueue failed: only the sweeper can add it again.
+    await worker.db('sms_messages').where({ lead_id: lead.leadId }).update({ status: 'pending' });
+    await sweepWithGrace(0)();
+    expect(await sms.getJobState(`lead-${lead.leadId}`)).toBe('waiting');
+
+    // A job still waiting is left as it is.
+    const waiting = await sms.getJob(`lead-${lead.leadId}`);
+    await sweepWithGrace(0)();
+    expect((await sms.getJob(`lead-${lead.leadId}`))?.timestamp).toBe(waiting?.timestamp);
   });
 
   it('leaves fresh deliveries to the API, which enqueues them itself', async () => {

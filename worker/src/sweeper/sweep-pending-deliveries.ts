@@ -20,9 +20,10 @@ const UNSENT = ['pending', 'retrying'];
 
 /**
  * Postgres is the record of what must still be delivered; Redis only schedules it. Every
- * unsent delivery is (re-)added with its deterministic job id: a job that still exists
- * is left alone, one that never reached Redis (or was lost with it) is created. Also
- * closes expired 24-hour phone windows, so no phone number stays longer than needed.
+ * unsent delivery is (re-)added with its deterministic job id: a job that is still to run
+ * is left alone, one that never reached Redis (or was lost with it) is created, and a
+ * finished one (the delivery was reopened since) is replaced. Also closes expired
+ * 24-hour phone windows, so no phone number stays longer than needed.
  */
 export function createSweepPendingDeliveries({ db, queues, logger, graceMs, batchSize = 1000 }: SweepDeps) {
   const unsent = (table: string) =>
@@ -34,7 +35,7 @@ export function createSweepPendingDeliveries({ db, queues, logger, graceMs, batc
 
   return async function sweepPendingDeliveries() {
     const sms = await unsent('sms_messages').select<{ lead_id: number }[]>('lead_id');
-    await queues.enqueueMany(sendGuideSmsJob, sms.map((row) => ({ leadId: row.lead_id })));
+    await queues.enqueueAgain(sendGuideSmsJob, sms.map((row) => ({ leadId: row.lead_id })));
 
     // An erased lead's lead.deleted event names it in subject_lead_id (lead_id is null).
     const crm = await unsent('crm_deliveries')
@@ -44,13 +45,13 @@ export function createSweepPendingDeliveries({ db, queues, logger, graceMs, batc
         db.raw('coalesce(lead_id, subject_lead_id) AS lead_id'),
         'event',
       );
-    await queues.enqueueMany(
+    await queues.enqueueAgain(
       deliverToCrmJob,
       crm.map((row) => ({ deliveryId: row.id, leadId: row.lead_id, event: row.event })),
     );
 
     const email = await unsent('email_messages').select<{ id: number }[]>('id');
-    await queues.enqueueMany(sendEmailJob, email.map((row) => ({ emailMessageId: row.id })));
+    await queues.enqueueAgain(sendEmailJob, email.map((row) => ({ emailMessageId: row.id })));
 
     // Data requests an admin accepted whose processing job never reached Redis.
     const gdpr = await db('gdpr_data_requests')
@@ -66,10 +67,15 @@ export function createSweepPendingDeliveries({ db, queues, logger, graceMs, batc
     const closedWindows = await db('recent_phone_requests')
       .whereIn(
         'telefono',
+        // In phone order and skipping locked rows, like the lead insert claims them, so
+        // the two never deadlock.
         db('recent_phone_requests')
           .select('telefono')
           .where('requested_at', '<', db.raw("now() - interval '24 hours'"))
-          .limit(batchSize),
+          .orderBy('telefono')
+          .limit(batchSize)
+          .forUpdate()
+          .skipLocked(),
       )
       .delete();
 

@@ -221,7 +221,7 @@ describe('sending again', () => {
     const token = await api.db('download_tokens').where({ lead_id: bruno.leadId }).first();
     expect(token.expires_at.getTime()).toBeGreaterThan(Date.now() + 20 * 86_400_000);
     const waiting = await api.deps.queues.queue('sms').getWaiting();
-    expect(waiting.map((job) => job.id)).toContainEqual(expect.stringMatching(new RegExp(`^lead-${bruno.leadId}-resend-\\d+$`)));
+    expect(waiting.map((job) => job.id)).toContain(`lead-${bruno.leadId}`);
     expect(await api.db('admin_audit_log').where({ action: 'resend_sms', target_id: String(bruno.leadId) })).toHaveLength(1);
 
     const again = await admin.agent.post(`/api/admin/leads/${bruno.leadId}/resend-sms`).set('X-CSRF-Token', admin.csrfToken);
@@ -239,6 +239,6 @@ describe('sending again', () => {
     expect(response.body.message).toBe(adminMessages.crmRequeued);
     expect(await api.db('crm_deliveries').where({ lead_id: anna.leadId }).first()).toMatchObject({ status: 'pending' });
     const waiting = await api.deps.queues.queue('crm').getWaiting();
-    expect(waiting.map((job) => job.id)).toContainEqual(expect.stringMatching(new RegExp(`^lead-${anna.leadId}-redelivery-\\d+$`)));
+    expect(waiting.map((job) => job.id)).toContain(`lead-${anna.leadId}`);
   });
 });

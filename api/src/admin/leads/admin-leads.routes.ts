@@ -97,7 +97,7 @@ export function adminLeadsRouter(deps: ApiDeps) {
     const smsId = await reopenSms(deps.db, id, deps.config.GUIDE_LINK_TTL_DAYS);
     if (smsId === null) throw new AppError(409, 'sms_in_progress', adminMessages.smsInProgress);
     // If Redis is down the row stays pending and the sweeper enqueues it later.
-    await deps.queues.enqueue(sendGuideSmsJob, { leadId: id, resend: Date.now() }).catch((error: unknown) => {
+    await deps.queues.enqueueAgain(sendGuideSmsJob, [{ leadId: id }]).catch((error: unknown) => {
       deps.logger.warn({ leadId: id, err: (error as Error).message }, 'resend not queued; the sweeper will');
     });
     await auditAdminAction(deps.db, req, { action: 'resend_sms', target: { type: 'lead', id } });
@@ -115,7 +115,7 @@ export function adminLeadsRouter(deps: ApiDeps) {
         : new AppError(409, 'no_crm_delivery', adminMessages.noCrmDelivery);
     }
     await deps.queues
-      .enqueue(deliverToCrmJob, { deliveryId, leadId: id, event: 'lead.created', redelivery: Date.now() })
+      .enqueueAgain(deliverToCrmJob, [{ deliveryId, leadId: id, event: 'lead.created' }])
       .catch((error: unknown) => {
         deps.logger.warn({ leadId: id, err: (error as Error).message }, 'redelivery not queued; the sweeper will');
       });

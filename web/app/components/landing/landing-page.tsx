@@ -3,6 +3,7 @@ import type { LandingContent } from '../../content/types';
 import { LeadForm } from '../../features/lead-form/lead-form';
 import { PublicLayout } from '../layout/public-layout';
 import { RiskDisclaimer } from '../layout/risk-disclaimer';
+import { StaticHtml } from '../ui/static-html';
 
 export interface LandingPageProps {
   content: LandingContent;
@@ -23,7 +24,7 @@ export function LandingPage({ content, landingPath, variant, ebookType, children
       {top}
       <section data-track-section="hero" className="bg-gradient-to-br from-slate-900 via-slate-900 to-emerald-900 text-white">
         <div className="mx-auto grid max-w-6xl gap-10 px-4 py-12 md:grid-cols-2 md:py-16">
-          <div>
+          <StaticHtml as="div">
             <p className="text-sm font-semibold uppercase tracking-wide text-emerald-300">{hero.eyebrow}</p>
             <h1 className="mt-3 text-4xl font-extrabold leading-tight md:text-5xl">{hero.title}</h1>
             <p className="mt-4 text-lg text-slate-200">{hero.subtitle}</p>
@@ -37,7 +38,7 @@ export function LandingPage({ content, landingPath, variant, ebookType, children
                 </li>
               ))}
             </ul>
-          </div>
+          </StaticHtml>
           <LeadForm
             variant={variant}
             {...(ebookType ? { ebookType } : {})}
@@ -48,7 +49,7 @@ export function LandingPage({ content, landingPath, variant, ebookType, children
           />
         </div>
       </section>
-      <section data-track-section="benefits" aria-labelledby="vantaggi" className="mx-auto max-w-6xl px-4 py-14">
+      <StaticHtml as="section" data-track-section="benefits" aria-labelledby="vantaggi" className="mx-auto max-w-6xl px-4 py-14">
         <h2 id="vantaggi" className="text-center text-2xl font-bold md:text-3xl">
           {benefits.title}
         </h2>
@@ -60,7 +61,7 @@ export function LandingPage({ content, landingPath, variant, ebookType, children
             </li>
           ))}
         </ul>
-      </section>
+      </StaticHtml>
       {children}
       <RiskDisclaimer title={disclaimer.title} paragraphs={disclaimer.paragraphs} />
     </PublicLayout>

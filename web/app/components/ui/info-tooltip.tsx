@@ -1,4 +1,5 @@
-import { Suspense, lazy, useEffect, useState } from 'react';
+import { Suspense, lazy } from 'react';
+import { useAfterHydrationIdle } from '../../lib/after-hydration';
 
 const RadixInfoTooltip = lazy(() => import('./info-tooltip-radix'));
 
@@ -8,11 +9,7 @@ const RadixInfoTooltip = lazy(() => import('./info-tooltip-radix'));
  * hydration, so it does not add to the work of the first load.
  */
 export function InfoTooltip({ label, children }: { label: string; children: React.ReactNode }) {
-  const [enhanced, setEnhanced] = useState(false);
-  useEffect(() => {
-    const idle = window.requestIdleCallback ?? ((callback: () => void) => setTimeout(callback, 200));
-    idle(() => setEnhanced(true));
-  }, []);
+  const enhanced = useAfterHydrationIdle();
   const button = (
     <button
       type="button"

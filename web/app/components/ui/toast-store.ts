@@ -12,7 +12,10 @@ export interface ToastMessage {
   open: boolean;
 }
 
-let toasts: ToastMessage[] = [];
+// The same empty list before and after hydration: a different one would make React
+// re-render the root synchronously right after hydrating.
+const EMPTY: ToastMessage[] = [];
+let toasts = EMPTY;
 let nextId = 1;
 const listeners = new Set<() => void>();
 const removalTimers = new Map<number, ReturnType<typeof setTimeout>>();
@@ -46,8 +49,6 @@ const subscribe = (listener: () => void) => {
   listeners.add(listener);
   return () => listeners.delete(listener);
 };
-const EMPTY: ToastMessage[] = [];
-
 export function useToasts() {
   return useSyncExternalStore(subscribe, () => toasts, () => EMPTY);
 }

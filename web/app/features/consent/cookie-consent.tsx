@@ -1,5 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { COOKIE_CONSENT_VALIDITY_DAYS, DEFAULT_COOKIE_FLAGS, type CookieFlags } from '@guida/shared/cookie-consent-rules';
+import { useAfterHydrationIdle } from '../../lib/after-hydration';
 import { ApiError, apiRequest, getJson } from '../../lib/api-client';
 import { randomId } from '../../lib/random-id';
 import { useSiteSettings } from '../site-settings/use-site-settings';
@@ -45,6 +46,7 @@ function subscribe(listener: () => void) {
     window.removeEventListener('storage', onStorage);
   };
 }
+const readNothing = () => undefined;
 const readRaw = () => {
   try {
     return localStorage.getItem(STORAGE_KEY);
@@ -73,8 +75,11 @@ interface ServerAnswer {
 }
 
 export function CookieConsentProvider({ children }: { children: React.ReactNode }) {
-  // undefined while prerendered/hydrating: nothing is known yet.
-  const raw = useSyncExternalStore(subscribe, readRaw, () => undefined);
+  // undefined while prerendered, hydrating and until the page is idle: nothing is known
+  // yet. Reading the choice during hydration would make React re-render synchronously
+  // right after it, in the same long task.
+  const idle = useAfterHydrationIdle();
+  const raw = useSyncExternalStore(subscribe, idle ? readRaw : readNothing, readNothing);
   const stored = useMemo(() => (raw === undefined ? undefined : parseStored(raw)), [raw]);
   const [answer, setAnswer] = useState<ServerAnswer | null>(null);
   const [panelOpen, setPanelOpen] = useState(false);
@@ -122,14 +127,6 @@ export function CookieConsentProvider({ children }: { children: React.ReactNode 
     [stored],
   );
 
-  const { data: settings } = useSiteSettings();
-  const gaId = settings?.gaMeasurementId ?? null;
-  useEffect(() => {
-    if (!gaId || status !== 'decided') return;
-    if (flags.analytics) loadGoogleAnalytics(gaId);
-    else disableGoogleAnalytics(gaId);
-  }, [gaId, flags.analytics, status]);
-
   const value = useMemo<CookieConsentState>(
     () => ({
       status,
@@ -141,7 +138,24 @@ export function CookieConsentProvider({ children }: { children: React.ReactNode 
     }),
     [status, flags, panelOpen, save],
   );
-  return <CookieConsentContext.Provider value={value}>{children}</CookieConsentContext.Provider>;
+  return (
+    <CookieConsentContext.Provider value={value}>
+      {children}
+      {status === 'decided' ? <GoogleAnalyticsByConsent analytics={flags.analytics} /> : null}
+    </CookieConsentContext.Provider>
+  );
+}
+
+/** Loads (or disables) the external analytics script per the choice, when one is configured. */
+function GoogleAnalyticsByConsent({ analytics }: { analytics: boolean }) {
+  const { data: settings } = useSiteSettings();
+  const gaId = settings?.gaMeasurementId ?? null;
+  useEffect(() => {
+    if (!gaId) return;
+    if (analytics) loadGoogleAnalytics(gaId);
+    else disableGoogleAnalytics(gaId);
+  }, [gaId, analytics]);
+  return null;
 }
 
 export function useCookieConsent() {

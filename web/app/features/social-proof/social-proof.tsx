@@ -1,9 +1,24 @@
+import { AfterHydrationIdle } from '../../lib/after-hydration';
 import { ActivityPopup } from './activity-popup';
 import { useLiveStats } from './use-live-stats';
 import { VisitorBox, type PageType } from './visitor-box';
 
-/** The widgets of a landing page, fed by the real live figures of that page. */
-export function SocialProof({ path, pageType, isSwiss }: { path: string; pageType?: PageType; isSwiss?: boolean }) {
+interface SocialProofProps {
+  path: string;
+  pageType?: PageType;
+  isSwiss?: boolean;
+}
+
+/** The widgets of a landing page, fed by the real live figures of that page, once the page is idle. */
+export function SocialProof(props: SocialProofProps) {
+  return (
+    <AfterHydrationIdle>
+      <LiveWidgets {...props} />
+    </AfterHydrationIdle>
+  );
+}
+
+function LiveWidgets({ path, pageType, isSwiss }: SocialProofProps) {
   const { data: stats } = useLiveStats(path);
   if (!stats) return null;
   return (

@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ebookRequestSchema } from '@guida/shared/schemas/lead';
+import { createTestDatabase, type TestDatabase } from '@guida/testing/test-database';
+import { isDatabaseUnavailable } from '../http/database-errors';
+import { uniqueItalianMobile, validLead } from '../testing/test-api';
+import { createLeadInserter } from './lead-inserter';
+import type { NewLead } from './leads.repo';
+
+function newLead(overrides: Record<string, unknown> = {}): NewLead {
+  const request = ebookRequestSchema.parse(validLead({ telefono: uniqueItalianMobile(), ...overrides }));
+  return {
+    request,
+    ipAddress: '203.0.113.0',
+    userAgent: 'vitest',
+    consentVersion: '1.0',
+    privacyConsentHash: 'a'.repeat(64),
+    marketingConsentHash: 'b'.repeat(64),
+    downloadToken: `token-${request.telefono}`,
+    downloadTokenTtlDays: 30,
+  };
+}
+
+describe('lead inserter (batched inserts)', () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await database.drop();
+  });
+
+  it('stores many concurrent leads in few statements, each with all its rows', async () => {
+    const insert = createLeadInserter(database.db, { maxBatchSize: 100, maxConcurrentBatches: 2 });
+    const leads = Array.from({ length: 120 }, (_, index) => newLead({ marketingConsent: index % 2 === 0 }));
+
+    const results = await Promise.all(leads.map((lead) => insert(lead)));
+
+    const ids = results.map((result) => {
+      expect(result.created).toBe(true);
+      return result.leadId;
+    });
+    expect(new Set(ids).size).toBe(leads.length);
+    const db = database.db;
+    const count = async (table: string) =>
+      Number((await db(table).whereIn('lead_id', ids).count({ n: '*' }).first())?.n);
+    expect(Number((await db('ebook_requests').whereIn('id', ids).count({ n: '*' }).first())?.n)).toBe(120);
+    expect(await count('sms_messages')).toBe(120);
+    expect(await count('crm_deliveries')).toBe(120);
+    expect(await count('download_tokens')).toBe(120);
+    expect(await count('recent_phone_requests')).toBe(120);
+    // A privacy consent for each lead, a marketing consent for each one that gave it.
+    expect(await count('gdpr_consents')).toBe(180);
+
+    // Each answer belongs to its own lead: phone, token and CRM delivery match.
+    for (const [index, lead] of leads.entries()) {
+      const result = results[index]!;
+      const stored = await db('ebook_requests').where({ id: result.leadId }).first('telefono', 'marketing_consent');
+      expect(stored).toEqual({ telefono: lead.request.telefono, marketing_consent: index % 2 === 0 });
+      const token = await db('download_tokens').where({ lead_id: result.leadId }).first('token');
+      expect(token?.token).toBe(lead.downloadToken);
+      if (result.created) {
+        const crm = await db('crm_deliveries').where({ id: result.crmDeliveryId }).first('lead_id');
+        expect(crm?.lead_id).toBe(result.leadId);
+      }
+    }
+    // now() is the time of the statement's transaction: 120 leads arriving at once went in
+    // two statements (a batch of 100, then the 20 left).
+    const statementTimes = await db('ebook_requests').whereIn('id', ids).countDistinct({ n: 'created_at' }).first();
+    expect(Number(statementTimes?.n)).toBe(2);
+  });
+
+  it('gives the same phone one lead, even when it arrives many times in one batch', async () => {
+    const insert = createLeadInserter(database.db);
+    const first = newLead();
+    const repeats = Array.from({ length: 6 }, () => ({ ...first, downloadToken: `${first.downloadToken}-${Math.random()}` }));
+
+    const results = await Promise.all([first, ...repeats].map((lead) => insert(lead)));
+
+    expect(results.filter((result) => result.created)).toHaveLength(1);
+    expect(new Set(results.map((result) => result.leadId)).size).toBe(1);
+    const stored = await database.db('ebook_requests').where({ telefono: first.request.telefono }).count({ n: '*' }).first();
+    expect(Number(stored?.n)).toBe(1);
+  });
+
+  it('fails only the lead the database refuses, not the others of its batch', async () => {
+    const insert = createLeadInserter(database.db);
+    // country is two characters in the schema: the database refuses this one lead.
+    const refused = newLead();
+    refused.request = { ...refused.request, country: 'ITA' as 'IT' };
+    const good = [newLead(), newLead(), newLead()];
+
+    const outcomes = await Promise.allSettled([good[0]!, refused, good[1]!, good[2]!].map((lead) => insert(lead)));
+
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+    for (const lead of good) {
+      expect(await database.db('ebook_requests').where({ telefono: lead.request.telefono }).first('id')).toBeDefined();
+    }
+    expect(await database.db('ebook_requests').where({ telefono: refused.request.telefono }).first()).toBeUndefined();
+    expect(await database.db('recent_phone_requests').where({ telefono: refused.request.telefono }).first()).toBeUndefined();
+  });
+
+  it('answers 503 instead of waiting without end when the database does not take the batch', async () => {
+    const insert = createLeadInserter(database.db, { maxConcurrentBatches: 1, maxWaitMs: 300, maxWaiting: 1 });
+    const stuck = newLead();
+    // Another transaction holds the phone's window: the only batch slot waits on its lock.
+    const blocker = await database.db.transaction();
+    await blocker('ebook_requests').insert({ id: 999_999, nome: 'Blocco', cognome: 'Riga', email: 'b@example.it', telefono: stuck.request.telefono });
+    await blocker('recent_phone_requests').insert({ telefono: stuck.request.telefono, lead_id: 999_999 });
+    try {
+      const first = insert(stuck);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const waitingTooLong = insert(newLead());
+      const overTheLimit = insert(newLead());
+
+      await expect(overTheLimit).rejects.toSatisfy(isDatabaseUnavailable);
+      await expect(waitingTooLong).rejects.toSatisfy(isDatabaseUnavailable);
+      await blocker.rollback();
+      // Once the lock goes, the stuck lead is stored as usual.
+      expect(await first).toMatchObject({ created: true });
+    } finally {
+      if (!blocker.isCompleted()) await blocker.rollback();
+    }
+  });
+});
