@@ -1,6 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '@guida/testing/wait-for';
+import { thankYouItaly } from '../app/content/thank-you';
 import { fillLeadForm, gotoInteractive, launchChromium, openPage, startSite, type Site } from './site-harness';
 
 let site: Site;
@@ -24,6 +25,9 @@ describe('first-party analytics, browser to database', () => {
     await form.getByRole('checkbox').check();
     await form.getByRole('button', { name: /guida/i }).click();
     await page.waitForURL(`${site.baseUrl}/grazie-italia`);
+    // The address changes before React commits the new page (and its page view effect): on
+    // a loaded machine, leaving at once would leave before the thank-you page ever showed.
+    await page.getByRole('heading', { level: 1, name: thankYouItaly.heading }).waitFor();
     // Leaving the site sends what is still queued (sendBeacon on page hide). The context
     // stays open until it is stored: closing it could cancel a beacon not yet on the wire.
     await page.goto('about:blank');
@@ -60,5 +64,33 @@ describe('first-party analytics, browser to database', () => {
     expect(firstView.ip_address).toMatch(/^127\.0\.0\.0$|::$/);
     const typing = await site.db('form_interactions').where({ session_id: sessionId, action: 'start_typing' }).pluck('field_name');
     expect(typing).toEqual(expect.arrayContaining(['nome', 'cognome', 'email', 'telefono']));
+  }, 90_000);
+
+  it('records the page view and the landing of a visitor who leaves before the page is idle', async () => {
+    const { page, close } = await openPage(browser);
+    // The browser never reports an idle moment: what waits for one is recorded on the exit.
+    await page.addInitScript(() => {
+      window.requestIdleCallback = () => 0;
+    });
+    await gotoInteractive(page, `${site.baseUrl}/educazione-investimenti`);
+    const sessionId = await page.evaluate(() => sessionStorage.getItem('guida-analytics-session'));
+    expect(sessionId).toBeNull();
+    await page.goto('about:blank');
+    const [viewSession] = await waitFor(
+      async () => {
+        const sessions: string[] = await site.db('page_views').where({ path: '/educazione-investimenti' }).pluck('session_id');
+        return sessions.length > 0 && sessions;
+      },
+      { timeoutMs: 45_000, what: 'the page view to be stored' },
+    );
+    const landings = await waitFor(
+      async () => {
+        const paths: string[] = await site.db('conversion_funnel').where({ session_id: viewSession, step: 'landing' }).pluck('landing_path');
+        return paths.length > 0 && paths;
+      },
+      { timeoutMs: 45_000, what: 'the landing to be stored' },
+    );
+    expect(landings).toEqual(['/educazione-investimenti']);
+    await close();
   }, 90_000);
 });

@@ -1,5 +1,6 @@
 import type { AnalyticsEventInput } from '@guida/shared/schemas/analytics';
 import { MAX_EVENTS_PER_BATCH } from '@guida/shared/analytics-rules';
+import { whenIdle } from '../../lib/after-hydration';
 import { randomId } from '../../lib/random-id';
 
 /**
@@ -22,9 +23,31 @@ const beforePageHide = new Set<() => void>();
 
 /** Runs `callback` when the page is being left, before the last batch goes out. */
 export function onPageHide(callback: () => void) {
+  listenForPageHide();
   beforePageHide.add(callback);
   return () => {
     beforePageHide.delete(callback);
+  };
+}
+
+/**
+ * Runs `callback` once the browser is idle after hydration, or as the page is left if that
+ * comes first: an event deferred for the start-up's sake is still recorded on a quick exit.
+ */
+export function whenIdleOrLeaving(callback: () => void): () => void {
+  let done = false;
+  const once = () => {
+    if (done) return;
+    done = true;
+    stopOnHide();
+    callback();
+  };
+  // Registered first: whenIdle runs the callback at once when the idle moment has passed.
+  const stopOnHide = onPageHide(once);
+  const cancelIdle = whenIdle(once);
+  return () => {
+    cancelIdle();
+    stopOnHide();
   };
 }
 

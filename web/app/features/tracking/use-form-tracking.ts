@@ -1,5 +1,5 @@
 import { useEffect, type RefObject } from 'react';
-import { secondsOnPage, track } from './tracker';
+import { secondsOnPage, track, whenIdleOrLeaving } from './tracker';
 import { campaignOf } from './visitor-environment';
 
 let focusedField: string | null = null;
@@ -15,26 +15,33 @@ export function useFormTracking(form: RefObject<HTMLFormElement | null>, landing
     const element = form.current;
     if (!element) return;
     const metadata = { path: landingPath, referrer: document.referrer || null, ...campaignOf(window.location.search) };
-    track({ type: 'conversion', step: 'landing', metadata });
-
-    let seen = false;
-    const observer = new IntersectionObserver(
-      (entries) => {
-        if (seen || !entries.some((entry) => entry.intersectionRatio >= 0.3)) return;
-        seen = true;
-        track({ type: 'conversion', step: 'form_view', metadata });
-        track({ type: 'form-interaction', action: 'view_form', path: landingPath, timeOnPage: secondsOnPage() });
-        observer.disconnect();
-      },
-      { threshold: [0.3] },
-    );
-    observer.observe(element);
+    // The landing and the form's visibility are recorded once the page is idle, or at
+    // the first focus or the exit if that comes sooner, so the funnel keeps its order.
+    let observer: IntersectionObserver | undefined;
+    const land = () => {
+      if (observer) return;
+      track({ type: 'conversion', step: 'landing', metadata });
+      let seen = false;
+      observer = new IntersectionObserver(
+        (entries) => {
+          if (seen || !entries.some((entry) => entry.intersectionRatio >= 0.3)) return;
+          seen = true;
+          track({ type: 'conversion', step: 'form_view', metadata });
+          track({ type: 'form-interaction', action: 'view_form', path: landingPath, timeOnPage: secondsOnPage() });
+          observer?.disconnect();
+        },
+        { threshold: [0.3] },
+      );
+      observer.observe(element);
+    };
+    const cancelLanding = whenIdleOrLeaving(land);
 
     let started = false;
     const typed = new Set<string>();
     const onFocus = (event: FocusEvent) => {
       const name = (event.target as HTMLInputElement).name;
       if (!name) return;
+      land();
       focusedField = name;
       if (name === 'nome' && !started) {
         started = true;
@@ -50,7 +57,8 @@ export function useFormTracking(form: RefObject<HTMLFormElement | null>, landing
     element.addEventListener('focusin', onFocus);
     element.addEventListener('input', onInput);
     return () => {
-      observer.disconnect();
+      cancelLanding();
+      observer?.disconnect();
       element.removeEventListener('focusin', onFocus);
       element.removeEventListener('input', onInput);
     };

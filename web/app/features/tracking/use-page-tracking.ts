@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useLocation } from 'react-router';
-import { onPageHide, secondsOnPage, startPage, track } from './tracker';
+import { whenIdle } from '../../lib/after-hydration';
+import { onPageHide, secondsOnPage, startPage, track, whenIdleOrLeaving } from './tracker';
 import { lastFocusedField } from './use-form-tracking';
 import { visitorEnvironment } from './visitor-environment';
 
@@ -15,15 +16,14 @@ export function usePageTracking() {
   const location = useLocation();
   const previousUrl = useRef<string | null>(null);
 
+  // Recorded once the browser is idle (hydration first), or as the visitor leaves the site,
+  // and even if they have moved to another page by then: time on page counts from the view.
   useEffect(() => {
     startPage();
-    track({
-      type: 'page-view',
-      path: location.pathname,
-      referrer: previousUrl.current ?? (document.referrer || null),
-      ...visitorEnvironment(),
-    });
+    const path = location.pathname;
+    const referrer = previousUrl.current ?? (document.referrer || null);
     previousUrl.current = window.location.href;
+    whenIdleOrLeaving(() => track({ type: 'page-view', path, referrer, ...visitorEnvironment() }));
   }, [location.pathname]);
 
   useEffect(
@@ -49,26 +49,31 @@ export function usePageTracking() {
       if (!current) return;
       track({ type: 'section-view', section: current.name, timeSpent: Math.min(secondsSince(current.since), 86_400), path });
     };
-    const observer = new IntersectionObserver(
-      (entries) => {
-        for (const entry of entries) {
-          const name = (entry.target as HTMLElement).dataset.trackSection!;
-          if (entry.intersectionRatio >= 0.5) visible.set(name, entry.intersectionRatio);
-          else visible.delete(name);
-        }
-        const top = [...visible.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
-        if (top && top !== current?.name) {
-          report();
-          current = { name: top, since: Date.now() };
-        }
-      },
-      { threshold: [0, 0.5, 0.75, 1] },
-    );
-    for (const element of document.querySelectorAll<HTMLElement>('[data-track-section]')) observer.observe(element);
+    let observer: IntersectionObserver | undefined;
+    const observe = () => {
+      observer = new IntersectionObserver(
+        (entries) => {
+          for (const entry of entries) {
+            const name = (entry.target as HTMLElement).dataset.trackSection!;
+            if (entry.intersectionRatio >= 0.5) visible.set(name, entry.intersectionRatio);
+            else visible.delete(name);
+          }
+          const top = [...visible.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
+          if (top && top !== current?.name) {
+            report();
+            current = { name: top, since: Date.now() };
+          }
+        },
+        { threshold: [0, 0.5, 0.75, 1] },
+      );
+      for (const element of document.querySelectorAll<HTMLElement>('[data-track-section]')) observer.observe(element);
+    };
+    const cancelObserving = whenIdle(observe);
     const stopReportingOnHide = onPageHide(report);
     return () => {
+      cancelObserving();
       report();
-      observer.disconnect();
+      observer?.disconnect();
       stopReportingOnHide();
     };
   }, [location.pathname]);
