@@ -222,6 +222,14 @@ describe('the build', () => {
     }
   });
 
+  it('has V8 compile the libraries of hydration eagerly (compile hint on the first line)', async () => {
+    const html = await (await fetch(`${site.baseUrl}/`)).text();
+    const vendor = /"(\/assets\/react-vendor-[^"]+\.js)"/.exec(html)?.[1];
+    expect(vendor).toBeDefined();
+    const code = await (await fetch(`${site.baseUrl}${vendor}`)).text();
+    expect(code.split('\n', 1)[0]).toBe('//# allFunctionsCalledOnLoad');
+  });
+
   it('publishes robots.txt and a sitemap of the indexable pages', async () => {
     const robots = await (await fetch(`${site.baseUrl}/robots.txt`)).text();
     expect(robots).toContain('Disallow: /admin');
