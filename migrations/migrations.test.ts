@@ -49,6 +49,32 @@ describe('migrations', () => {
     expect(cookies).toMatchObject({ essential: true, analytics: false, marketing: false, preferences: false });
   });
 
+  it('allow the sending claim, and turn it into a retry when that migration is rolled back', async () => {
+    const sendingStatus = { ...migrationConfig, name: '20261124090000_sending_status' };
+    const [lead] = await database.db('ebook_requests')
+      .insert({ nome: 'A', cognome: 'B', email: 'a@b.it', telefono: '+393471234568' })
+      .returning('id');
+    const [sms] = await database.db('sms_messages').insert({ lead_id: lead.id, status: 'sending' }).returning('id');
+    const [crm] = await database.db('crm_deliveries')
+      .insert({ lead_id: lead.id, event: 'lead.created', status: 'sending' })
+      .returning('id');
+
+    await database.db.migrate.down(sendingStatus);
+    expect(await database.db('sms_messages').where({ id: sms.id }).first()).toMatchObject({ status: 'retrying' });
+    expect(await database.db('sms_events').where({ sms_message_id: sms.id }).pluck('status')).toEqual(['retrying']);
+    expect(await database.db('crm_deliveries').where({ id: crm.id }).first()).toMatchObject({ status: 'retrying' });
+    await expect(database.db('sms_messages').where({ id: sms.id }).update({ status: 'sending' })).rejects.toThrow(
+      /sms_messages_status_check/,
+    );
+    await expect(database.db('crm_deliveries').where({ id: crm.id }).update({ status: 'sending' })).rejects.toThrow(
+      /crm_deliveries_status_check/,
+    );
+
+    await database.db.migrate.up(sendingStatus);
+    await database.db('sms_messages').where({ id: sms.id }).update({ status: 'sending' });
+    await database.db('crm_deliveries').where({ id: crm.id }).update({ status: 'sending' });
+  });
+
   it('go down to nothing and up again', async () => {
     await database.db.migrate.rollback(migrationConfig, true);
     expect(await tables()).toEqual([]);

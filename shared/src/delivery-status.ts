@@ -1,10 +1,12 @@
 /**
  * Life cycle of an SMS, kept in sms_messages.status. Provider callbacks may arrive late,
- * repeated or out of order, so a status only ever moves to a higher rank.
+ * repeated or out of order, so a status only ever moves to a higher rank. `sending` is the
+ * claim a worker takes before calling the provider, so two runs of a job send once.
  */
 export const SMS_STATUSES = [
   'pending',
   'retrying',
+  'sending',
   'sent',
   'delivered',
   'undelivered',
@@ -16,11 +18,12 @@ export type SmsStatus = (typeof SMS_STATUSES)[number];
 const SMS_STATUS_RANK: Record<SmsStatus, number> = {
   pending: 0,
   retrying: 1,
-  sent: 2,
-  delivered: 3,
-  undelivered: 3,
-  failed: 3,
-  skipped: 3,
+  sending: 2,
+  sent: 3,
+  delivered: 4,
+  undelivered: 4,
+  failed: 4,
+  skipped: 4,
 };
 
 export function smsStatusRank(status: SmsStatus) {
@@ -51,9 +54,12 @@ export function smsStatusFromTwilio(status: string): SmsStatus | null {
   }
 }
 
-/** Life cycle of crm_deliveries and email_messages rows. */
+/** Life cycle of email_messages rows. */
 export const DELIVERY_STATUSES = ['pending', 'retrying', 'delivered', 'failed', 'skipped'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** Life cycle of crm_deliveries rows: the same plus `sending`, the worker's claim while it posts. */
+export type CrmDeliveryStatus = DeliveryStatus | 'sending';
 
 /** Where Twilio posts status callbacks (the worker sends this URL with each SMS). */
 export const SMS_STATUS_CALLBACK_PATH = '/api/sms/status';

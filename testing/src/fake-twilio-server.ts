@@ -35,6 +35,8 @@ export interface FakeTwilio {
   refused: { status: number; code: number }[];
   /** The next requests get these answers, in order, instead of being accepted. */
   failNext(...failures: ScriptedFailure[]): void;
+  /** Answers every following request only after `ms` (0 = at once). */
+  respondAfter(ms: number): void;
   /** Posts a signed status callback for a message to its StatusCallback URL. */
   sendStatusCallback(sid: string, status: string, errorCode?: string): Promise<number>;
   /** Resolves once `count` messages were accepted. */
@@ -71,6 +73,7 @@ export async function startFakeTwilio(options: { accountSid?: string; authToken?
   const messages: ReceivedSms[] = [];
   const refused: { status: number; code: number }[] = [];
   const scripted: ScriptedFailure[] = [];
+  let delayMs = 0;
 
   const refuse = (res: ServerResponse, failure: ScriptedFailure) => {
     refused.push({ status: failure.status, code: failure.code });
@@ -93,6 +96,7 @@ export async function startFakeTwilio(options: { accountSid?: string; authToken?
       return;
     }
     const form = new URLSearchParams(await readBody(req));
+    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
     const failure = scripted.shift();
     if (failure) return refuse(res, failure);
 
@@ -156,6 +160,9 @@ export async function startFakeTwilio(options: { accountSid?: string; authToken?
     refused,
     failNext: (...failures) => {
       scripted.push(...failures);
+    },
+    respondAfter: (ms) => {
+      delayMs = ms;
     },
     async sendStatusCallback(sid, status, errorCode) {
       const message = messages.find((m) => m.sid === sid);

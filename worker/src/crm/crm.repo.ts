@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { CrmEvent } from '@guida/shared/jobs/crm';
-import type { DeliveryStatus } from '@guida/shared/delivery-status';
+import type { CrmDeliveryStatus } from '@guida/shared/delivery-status';
 
 export interface CrmDeliveryRow {
   id: number;
@@ -8,7 +8,7 @@ export interface CrmDeliveryRow {
   /** The lead the event is about, kept when the lead is erased (lead_id is then null). */
   subject_lead_id: number | null;
   event: CrmEvent;
-  status: DeliveryStatus;
+  status: CrmDeliveryStatus;
   created_at: Date;
 }
 
@@ -42,11 +42,25 @@ export function loadLead(db: Knex, leadId: number) {
   return db('ebook_requests').where({ id: leadId }).first<LeadRow | undefined>();
 }
 
+/**
+ * Marks the delivery `sending` if it is still to be delivered; false when another run of
+ * the job claimed it first (the row lock makes the second claim wait, then find it taken),
+ * or it was delivered or given up meanwhile.
+ */
+export async function claimCrmDelivery(db: Knex, deliveryId: number, attempts: number) {
+  const claimed = await db('crm_deliveries')
+    .where({ id: deliveryId })
+    .whereIn('status', ['pending', 'retrying'])
+    .update({ status: 'sending', attempts, updated_at: db.fn.now() })
+    .returning('id');
+  return claimed.length === 1;
+}
+
 export async function recordCrmAttempt(
   db: Knex,
   deliveryId: number,
   outcome: {
-    status: DeliveryStatus;
+    status: CrmDeliveryStatus;
     attempts: number;
     responseStatus?: number | null;
     error?: string | null;

@@ -1,3 +1,4 @@
+import { Job } from 'bullmq';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { deliverToCrmJob } from '@guida/shared/jobs/crm';
 import { startFakeCrm, type FakeCrm } from '@guida/testing/fake-crm-server';
@@ -5,6 +6,7 @@ import { waitFor } from '@guida/testing/wait-for';
 import { insertLead } from '@guida/testing/lead-fixture';
 import { createTestWorker, type TestWorker } from '../testing/test-worker';
 import { signCrmBody } from './crm-webhook-client';
+import { createDeliverToCrm } from './deliver-to-crm';
 
 const SECRET = 'crm-shared-secret-for-tests';
 
@@ -91,6 +93,25 @@ describe('crm queue', () => {
     crm.respondAfter(0);
     const row = await waitForStatus(lead.crmDeliveryId, 'delivered');
     expect(row.attempts).toBeGreaterThanOrEqual(2);
+  });
+
+  it('posts once when two runs of the same job overlap (a stalled job recovered mid-post)', async () => {
+    crm.respondAfter(300);
+    const lead = await insertLead(worker.db);
+    const deliverToCrm = createDeliverToCrm({
+      db: worker.db,
+      logger: worker.deps.logger,
+      webhook: { url: crm.url, secret: SECRET, timeoutMs: 2000 },
+    });
+    // The same job twice, as BullMQ hands it to a second worker when the first one's lock lapses.
+    const data = { leadId: lead.leadId, deliveryId: lead.crmDeliveryId, event: 'lead.created' };
+    const run = () =>
+      deliverToCrm(new Job(worker.deps.queues.queue('crm'), deliverToCrmJob.name, data, { attempts: deliverToCrmJob.attempts }));
+
+    const outcomes = await Promise.all([run(), run()]);
+    expect(outcomes.sort()).toEqual(['delivered', 'skipped: already sending']);
+    expect(crm.requests).toHaveLength(1);
+    expect(await deliveryRow(lead.crmDeliveryId)).toMatchObject({ status: 'delivered', attempts: 1, response_status: 200 });
   });
 });
 

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { deliverToCrmJob } from '@guida/shared/jobs/crm';
 import type { Logger } from '@guida/shared/server/logger';
 import { crmDeletionPayload, crmPayload } from './crm-payload';
-import { loadCrmDelivery, loadLead, recordCrmAttempt } from './crm.repo';
+import { claimCrmDelivery, loadCrmDelivery, loadLead, recordCrmAttempt } from './crm.repo';
 import { CrmDeliveryError, postToCrm, type CrmWebhookSettings } from './crm-webhook-client';
 
 export interface DeliverToCrmDeps {
@@ -15,7 +15,9 @@ export interface DeliverToCrmDeps {
 
 /**
  * Forwards a lead event to the CRM webhook, signed, retried with backoff over hours.
- * lead.deleted carries only the lead id, since the lead is gone by then.
+ * lead.deleted carries only the lead id, since the lead is gone by then. Two runs of the
+ * job may overlap (a stalled job recovered while its first run still posts), so only the
+ * run that claims the delivery (`sending`, in one statement) posts it.
  */
 export function createDeliverToCrm(deps: DeliverToCrmDeps) {
   return async function deliverToCrm(job: Job): Promise<string> {
@@ -40,6 +42,10 @@ export function createDeliverToCrm(deps: DeliverToCrmDeps) {
         return 'skipped: the lead no longer exists';
       }
       body = JSON.stringify(crmPayload(delivery, lead));
+    }
+    if (!(await claimCrmDelivery(deps.db, deliveryId, attempts))) {
+      const current = await loadCrmDelivery(deps.db, deliveryId);
+      return current ? `skipped: already ${current.status}` : 'skipped: delivery row no longer exists';
     }
     try {
       const responseStatus = await postToCrm(deps.webhook, { id: deliveryId, event: delivery.event, body });

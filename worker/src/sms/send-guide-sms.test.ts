@@ -1,3 +1,4 @@
+import { Job } from 'bullmq';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sendGuideSmsJob } from '@guida/shared/jobs/sms';
 import { TWILIO_ERRORS, startFakeTwilio, type FakeTwilio } from '@guida/testing/fake-twilio-server';
@@ -6,6 +7,7 @@ import { waitFor } from '@guida/testing/wait-for';
 import { insertLead } from '@guida/testing/lead-fixture';
 import { createTestWorker, type TestWorker } from '../testing/test-worker';
 import { gsm7Length } from './gsm7';
+import { createSendGuideSms } from './send-guide-sms';
 
 let twilio: FakeTwilio;
 let smtp: SmtpCapture;
@@ -31,6 +33,7 @@ afterAll(async () => {
 beforeEach(() => {
   twilio.messages.length = 0;
   twilio.refused.length = 0;
+  twilio.respondAfter(0);
   smtp.emails.length = 0;
 });
 
@@ -66,7 +69,7 @@ describe('sms queue with the real twilio client', () => {
     const row = await waitForStatus(lead.leadId, 'sent');
     expect(row).toMatchObject({ provider: 'twilio', provider_message_id: message!.sid, attempts: 1 });
     expect(row.sent_at).toBeInstanceOf(Date);
-    expect(await timeline(lead.leadId)).toEqual(['sent']);
+    expect(await timeline(lead.leadId)).toEqual(['sending', 'sent']);
   });
 
   it('retries a transient failure with backoff, then sends', async () => {
@@ -78,7 +81,7 @@ describe('sms queue with the real twilio client', () => {
     const row = await waitForStatus(lead.leadId, 'sent');
     expect(row.attempts).toBe(2);
     expect(twilio.refused).toEqual([{ status: 500, code: 20500 }]);
-    expect(await timeline(lead.leadId)).toEqual(['retrying', 'sent']);
+    expect(await timeline(lead.leadId)).toEqual(['sending', 'retrying', 'sending', 'sent']);
   });
 
   it('does not retry a permanent failure and sends the link by email instead', async () => {
@@ -104,7 +107,7 @@ describe('sms queue with the real twilio client', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(twilio.refused).toEqual([{ status: 400, code: 21211 }]);
     expect(twilio.messages).toEqual([]);
-    expect(await timeline(lead.leadId)).toEqual(['failed']);
+    expect(await timeline(lead.leadId)).toEqual(['sending', 'failed']);
   });
 
   it('gives up after the last attempt and falls back to email', async () => {
@@ -123,9 +126,12 @@ describe('sms queue with the real twilio client', () => {
     twilio.failNext(TWILIO_ERRORS.tooManyRequests);
     const lead = await insertLead(worker.db);
     await worker.deps.queues.enqueue(sendGuideSmsJob, { leadId: lead.leadId });
-    await waitForStatus(lead.leadId, 'sent');
+    const row = await waitForStatus(lead.leadId, 'sent');
     expect(twilio.refused).toEqual([{ status: 429, code: 20429 }]);
     expect(twilio.messages).toHaveLength(1);
+    // The rate-limited run handed its claim back without using an attempt.
+    expect(row.attempts).toBe(1);
+    expect(await timeline(lead.leadId)).toEqual(['sending', 'pending', 'sending', 'sent']);
   });
 
   it('sends nothing twice: not for a repeated job, not to a phone served in the last 24 hours', async () => {
@@ -143,5 +149,31 @@ describe('sms queue with the real twilio client', () => {
     expect(skipped.error_message).toMatch(/24 hours/);
     await waitFor(async () => (await worker.deps.queues.queue('sms').getJobState('again')) === 'completed');
     expect(twilio.messages).toHaveLength(1);
+  });
+
+  it('sends once when two runs of the same job overlap (a stalled job recovered mid-send)', async () => {
+    twilio.respondAfter(300);
+    const lead = await insertLead(worker.db);
+    const sendGuideSms = createSendGuideSms({
+      db: worker.db,
+      queues: worker.deps.queues,
+      logger: worker.deps.logger,
+      provider: worker.deps.smsProvider,
+      publicBaseUrl: worker.config.PUBLIC_BASE_URL,
+      rateLimit: (ms) => worker.deps.queues.queue('sms').rateLimit(ms),
+    });
+    // The same job twice, as BullMQ hands it to a second worker when the first one's lock lapses.
+    const run = () =>
+      sendGuideSms(
+        new Job(worker.deps.queues.queue('sms'), sendGuideSmsJob.name, { leadId: lead.leadId }, {
+          attempts: sendGuideSmsJob.attempts,
+        }),
+      );
+
+    const outcomes = await Promise.all([run(), run()]);
+    expect(outcomes.sort()).toEqual(['sent', 'skipped: already sending']);
+    expect(twilio.messages).toHaveLength(1);
+    expect(await smsRow(lead.leadId)).toMatchObject({ status: 'sent', attempts: 1 });
+    expect(await timeline(lead.leadId)).toEqual(['sending', 'sent']);
   });
 });

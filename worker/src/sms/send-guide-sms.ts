@@ -7,7 +7,7 @@ import type { JobQueues } from '@guida/shared/server/job-queues';
 import type { Logger } from '@guida/shared/server/logger';
 import { guideSmsText } from './guide-sms-text';
 import { SmsSendError, type SmsProvider } from './providers/sms-provider';
-import { loadSmsContext, recordSmsTransition } from './sms.repo';
+import { claimSms, loadSmsContext, loadSmsStatus, recordSmsTransition } from './sms.repo';
 
 export interface SendGuideSmsDeps {
   db: Knex;
@@ -20,9 +20,11 @@ export interface SendGuideSmsDeps {
 }
 
 /**
- * Sends the guide link by SMS, once. The job may run more than once (retries, sweeper,
- * a crashed worker), so it re-reads the SMS status and does nothing unless it is still
- * to be sent; a phone that already got an SMS from another lead in 24 h is skipped.
+ * Sends the guide link by SMS, once. The job may run more than once, even two runs at the
+ * same time (retries, sweeper, a stalled job recovered while its first run still sends),
+ * so it claims the SMS (`sending`) in one statement before calling the provider and does
+ * nothing unless the claim succeeds; a phone that already got an SMS from another lead in
+ * 24 h is skipped.
  */
 export function createSendGuideSms(deps: SendGuideSmsDeps) {
   return async function sendGuideSms(job: Job): Promise<string> {
@@ -39,6 +41,11 @@ export function createSendGuideSms(deps: SendGuideSmsDeps) {
         errorMessage: 'this phone already received the guide in the last 24 hours',
       });
       return 'skipped: phone already served within 24 h';
+    }
+
+    if (!(await claimSms(deps.db, sms.sms_id, attempts))) {
+      const status = await loadSmsStatus(deps.db, sms.sms_id);
+      return status ? `skipped: already ${status}` : 'skipped: the lead no longer exists';
     }
 
     const body = guideSmsText({
@@ -64,6 +71,15 @@ export function createSendGuideSms(deps: SendGuideSmsDeps) {
           : new SmsSendError((error as Error).message, 'transient', null);
       if (failure.kind === 'rate-limited') {
         deps.logger.warn({ leadId }, 'SMS provider rate limit: pausing the queue');
+        // The job goes back to the queue without using an attempt: hand the claim back
+        // (status and attempts as they were) so that its next run can take it.
+        await recordSmsTransition(deps.db, sms.sms_id, {
+          status: sms.status,
+          attempts: sms.attempts,
+          provider: deps.provider.name,
+          errorCode: failure.code,
+          errorMessage: failure.message,
+        });
         await deps.rateLimit(failure.retryAfterMs);
         throw Worker.RateLimitError();
       }

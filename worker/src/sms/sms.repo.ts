@@ -5,6 +5,7 @@ import { preparedStatement } from '@guida/shared/server/prepared-statement';
 export interface SmsContext {
   sms_id: number;
   status: SmsStatus;
+  attempts: number;
   nome: string;
   telefono: string;
   token: string;
@@ -13,11 +14,11 @@ export interface SmsContext {
   phone_recently_served: boolean;
 }
 
-// The two statements of every SMS, prepared once per connection (see prepared-statement.ts).
+// The three statements of every SMS, prepared once per connection (see prepared-statement.ts).
 const loadSmsContextStatement = preparedStatement<SmsContext>(
   'load-sms-context',
   `
-SELECT s.id AS sms_id, s.status, l.nome, l.telefono, t.token, t.expires_at,
+SELECT s.id AS sms_id, s.status, s.attempts, l.nome, l.telefono, t.token, t.expires_at,
   EXISTS (
     SELECT 1 FROM ebook_requests other
     JOIN sms_messages served ON served.lead_id = other.id
@@ -29,6 +30,20 @@ FROM sms_messages s
 JOIN ebook_requests l ON l.id = s.lead_id
 JOIN download_tokens t ON t.lead_id = s.lead_id
 WHERE s.lead_id = :leadId
+`,
+);
+
+// The row lock makes a second, concurrent claim wait, then find the row no longer claimable.
+const claimStatement = preparedStatement(
+  'claim-sms',
+  `
+WITH claimed AS (
+  UPDATE sms_messages SET status = 'sending', attempts = :attempts, updated_at = now()
+  WHERE id = :smsId AND status IN ('pending', 'retrying')
+  RETURNING id
+)
+INSERT INTO sms_events (sms_message_id, status)
+SELECT id, 'sending' FROM claimed
 `,
 );
 
@@ -56,6 +71,19 @@ SELECT id, :status, :errorCode, :errorMessage FROM changed
 
 export async function loadSmsContext(db: Knex, leadId: number): Promise<SmsContext | undefined> {
   return (await loadSmsContextStatement(db, { leadId })).rows[0];
+}
+
+/**
+ * Marks the SMS `sending` (with a timeline entry) if it is still to be sent. False when
+ * another run of the job claimed it first, or it was sent or given up meanwhile.
+ */
+export async function claimSms(db: Knex, smsId: number, attempts: number) {
+  return (await claimStatement(db, { smsId, attempts })).rowCount === 1;
+}
+
+export async function loadSmsStatus(db: Knex, smsId: number) {
+  const row = await db('sms_messages').where({ id: smsId }).first<{ status: SmsStatus } | undefined>('status');
+  return row?.status;
 }
 
 interface Transition {

@@ -82,6 +82,41 @@ describe('sweeping unsent deliveries', () => {
     expect(await worker.deps.queues.queue('sms').getJob(`lead-${fresh.leadId}`)).toBeUndefined();
   });
 
+  it('puts claims abandoned mid-send for 15 minutes back to retrying and enqueues them, not fresh claims', async () => {
+    const stale = await insertLead(worker.db);
+    const fresh = await insertLead(worker.db);
+    const claim = (table: string, where: Record<string, number>, minutesAgo: number) =>
+      worker.db(table)
+        .where(where)
+        .update({ status: 'sending', updated_at: worker.db.raw('now() - make_interval(mins => ?)', [minutesAgo]) });
+    await claim('sms_messages', { lead_id: stale.leadId }, 16);
+    await claim('crm_deliveries', { id: stale.crmDeliveryId }, 16);
+    await claim('sms_messages', { lead_id: fresh.leadId }, 14);
+    await claim('crm_deliveries', { id: fresh.crmDeliveryId }, 14);
+
+    // A long grace: only the released claims are due, not the other tests' rows.
+    const result = await sweepWithGrace(60_000)();
+    expect(result).toMatchObject({ sms: 1, crm: 1, abandonedClaims: 2 });
+
+    const sms = await worker.db('sms_messages').where({ lead_id: stale.leadId }).first();
+    expect(sms).toMatchObject({ status: 'retrying', error_message: expect.stringMatching(/still sending after 15 minutes/) });
+    const events = await worker.db('sms_events').where({ sms_message_id: sms.id });
+    expect(events).toEqual([expect.objectContaining({ status: 'retrying', error_message: sms.error_message })]);
+    expect((await worker.deps.queues.queue('sms').getJob(`lead-${stale.leadId}`))?.data).toEqual({ leadId: stale.leadId });
+    const crm = await worker.db('crm_deliveries').where({ id: stale.crmDeliveryId }).first();
+    expect(crm).toMatchObject({ status: 'retrying', last_error: sms.error_message });
+    expect((await worker.deps.queues.queue('crm').getJob(`lead-${stale.leadId}`))?.data).toEqual({
+      leadId: stale.leadId,
+      deliveryId: stale.crmDeliveryId,
+      event: 'lead.created',
+    });
+
+    expect(await worker.db('sms_messages').where({ lead_id: fresh.leadId }).first()).toMatchObject({ status: 'sending' });
+    expect(await worker.db('crm_deliveries').where({ id: fresh.crmDeliveryId }).first()).toMatchObject({ status: 'sending' });
+    expect(await worker.deps.queues.queue('sms').getJob(`lead-${fresh.leadId}`)).toBeUndefined();
+    expect(await worker.deps.queues.queue('crm').getJob(`lead-${fresh.leadId}`)).toBeUndefined();
+  });
+
   it('closes 24-hour phone windows that are over', async () => {
     const lead = await insertLead(worker.db);
     await worker.db('recent_phone_requests').insert([

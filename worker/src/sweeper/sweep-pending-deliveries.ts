@@ -19,10 +19,18 @@ export interface SweepDeps {
 const UNSENT = ['pending', 'retrying'];
 
 /**
+ * An SMS or CRM delivery claimed (`sending`) this long ago was left by a worker that
+ * stopped mid-send: a send takes seconds (the provider and CRM timeouts).
+ */
+const ABANDONED_CLAIM_MINUTES = 15;
+const ABANDONED_CLAIM_REASON = `still sending after ${ABANDONED_CLAIM_MINUTES} minutes (the worker stopped mid-send); trying again`;
+
+/**
  * Postgres is the record of what must still be delivered; Redis only schedules it. Every
  * unsent delivery is (re-)added with its deterministic job id: a job that is still to run
  * is left alone, one that never reached Redis (or was lost with it) is created, and a
- * finished one (the delivery was reopened since) is replaced. Also closes expired
+ * finished one (the delivery was reopened since) is replaced. Claims abandoned by a
+ * stopped worker go back to `retrying` and are added the same way. Also closes expired
  * 24-hour phone windows, so no phone number stays longer than needed.
  */
 export function createSweepPendingDeliveries({ db, queues, logger, graceMs, batchSize = 1000 }: SweepDeps) {
@@ -32,23 +40,74 @@ export function createSweepPendingDeliveries({ db, queues, logger, graceMs, batc
       .where('updated_at', '<', db.raw('now() - make_interval(secs => ?)', [graceMs / 1000]))
       .orderBy('updated_at')
       .limit(batchSize);
+  const abandonedClaims = (table: string) =>
+    db(table)
+      .select('id')
+      .where({ status: 'sending' })
+      .where('updated_at', '<', db.raw('now() - make_interval(mins => ?)', [ABANDONED_CLAIM_MINUTES]))
+      .orderBy('updated_at')
+      .limit(batchSize)
+      .forUpdate()
+      .skipLocked();
+
+  // Back to retrying, after the unsent rows were read so that a released one is enqueued
+  // once. The stopped worker may have handed it to the provider or the CRM before it
+  // stopped, so it may now go twice: at least once beats never.
+  const releaseAbandonedSmsClaims = async () =>
+    (
+      await db.raw<{ rows: { lead_id: number }[] }>(
+        `
+        WITH released AS (
+          UPDATE sms_messages SET status = 'retrying', updated_at = now(), error_code = NULL, error_message = ?
+          WHERE id IN ?
+          RETURNING id, lead_id
+        ), logged AS (
+          INSERT INTO sms_events (sms_message_id, status, error_message)
+          SELECT id, 'retrying', ? FROM released
+        )
+        SELECT lead_id FROM released
+        `,
+        [ABANDONED_CLAIM_REASON, abandonedClaims('sms_messages'), ABANDONED_CLAIM_REASON],
+      )
+    ).rows;
+  const releaseAbandonedCrmClaims = async () =>
+    (
+      await db.raw<{ rows: { id: number; lead_id: number; event: CrmEvent }[] }>(
+        `
+        UPDATE crm_deliveries SET status = 'retrying', updated_at = now(), last_error = ?
+        WHERE id IN ?
+        RETURNING id, coalesce(lead_id, subject_lead_id) AS lead_id, event
+        `,
+        [ABANDONED_CLAIM_REASON, abandonedClaims('crm_deliveries')],
+      )
+    ).rows;
 
   return async function sweepPendingDeliveries() {
-    const sms = await unsent('sms_messages').select<{ lead_id: number }[]>('lead_id');
+    const unsentSms = await unsent('sms_messages').select<{ lead_id: number }[]>('lead_id');
+    const releasedSms = await releaseAbandonedSmsClaims();
+    const sms = [...unsentSms, ...releasedSms];
     await queues.enqueueAgain(sendGuideSmsJob, sms.map((row) => ({ leadId: row.lead_id })));
 
     // An erased lead's lead.deleted event names it in subject_lead_id (lead_id is null).
-    const crm = await unsent('crm_deliveries')
+    const unsentCrm = await unsent('crm_deliveries')
       .whereRaw('coalesce(lead_id, subject_lead_id) IS NOT NULL')
       .select<{ id: number; lead_id: number; event: CrmEvent }[]>(
         'id',
         db.raw('coalesce(lead_id, subject_lead_id) AS lead_id'),
         'event',
       );
+    const releasedCrm = await releaseAbandonedCrmClaims();
+    const crm = [...unsentCrm, ...releasedCrm];
     await queues.enqueueAgain(
       deliverToCrmJob,
       crm.map((row) => ({ deliveryId: row.id, leadId: row.lead_id, event: row.event })),
     );
+    if (releasedSms.length + releasedCrm.length > 0) {
+      logger.warn(
+        { smsLeadIds: releasedSms.map((row) => row.lead_id), crmDeliveryIds: releasedCrm.map((row) => row.id) },
+        ABANDONED_CLAIM_REASON,
+      );
+    }
 
     const email = await unsent('email_messages').select<{ id: number }[]>('id');
     await queues.enqueueAgain(sendEmailJob, email.map((row) => ({ emailMessageId: row.id })));
@@ -79,7 +138,14 @@ export function createSweepPendingDeliveries({ db, queues, logger, graceMs, batc
       )
       .delete();
 
-    const result = { sms: sms.length, crm: crm.length, email: email.length, gdpr: gdpr.length, closedWindows };
+    const result = {
+      sms: sms.length,
+      crm: crm.length,
+      email: email.length,
+      gdpr: gdpr.length,
+      abandonedClaims: releasedSms.length + releasedCrm.length,
+      closedWindows,
+    };
     if (sms.length + crm.length + email.length + gdpr.length > 0) logger.info(result, 'swept unsent deliveries');
     return result;
   };

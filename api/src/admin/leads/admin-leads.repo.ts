@@ -219,6 +219,9 @@ export async function findLeadDetail(db: Knex, id: number): Promise<LeadDetail |
   };
 }
 
+/** A delivery in one of these is still to be sent, or being sent: it cannot be reopened. */
+const ON_ITS_WAY = ['pending', 'retrying', 'sending'];
+
 /**
  * Puts the lead's SMS back to pending, with a timeline entry, and gives an expired download
  * link new days so the resent SMS works. Null when the lead has no SMS or it is on its way.
@@ -227,7 +230,7 @@ export async function reopenSms(db: Knex, leadId: number, linkTtlDays: number) {
   return db.transaction(async (trx) => {
     const [sms] = await trx('sms_messages')
       .where({ lead_id: leadId })
-      .whereNotIn('status', ['pending', 'retrying'])
+      .whereNotIn('status', ON_ITS_WAY)
       .update({ status: 'pending', error_code: null, error_message: null, delivered_at: null, updated_at: trx.fn.now() })
       .returning<{ id: number }[]>('id');
     if (!sms) return null;
@@ -244,7 +247,7 @@ export async function reopenSms(db: Knex, leadId: number, linkTtlDays: number) {
 export async function reopenCrmDelivery(db: Knex, leadId: number) {
   const [delivery] = await db('crm_deliveries')
     .where({ lead_id: leadId, event: 'lead.created' })
-    .whereNotIn('status', ['pending', 'retrying'])
+    .whereNotIn('status', ON_ITS_WAY)
     .update({ status: 'pending', last_error: null, updated_at: db.fn.now() })
     .returning<{ id: number }[]>('id');
   return delivery?.id ?? null;

@@ -241,4 +241,18 @@ describe('sending again', () => {
     const waiting = await api.deps.queues.queue('crm').getWaiting();
     expect(waiting.map((job) => job.id)).toContain(`lead-${anna.leadId}`);
   });
+
+  it('does not reopen an SMS or a CRM delivery a worker is sending right now', async () => {
+    await api.db('sms_messages').where({ lead_id: carla.leadId }).update({ status: 'sending' });
+    await api.db('crm_deliveries').where({ lead_id: carla.leadId }).update({ status: 'sending' });
+
+    const sms = await admin.agent.post(`/api/admin/leads/${carla.leadId}/resend-sms`).set('X-CSRF-Token', admin.csrfToken);
+    expect(sms.status).toBe(409);
+    expect(sms.body.message).toBe(adminMessages.smsInProgress);
+    const crm = await admin.agent.post(`/api/admin/leads/${carla.leadId}/redeliver-crm`).set('X-CSRF-Token', admin.csrfToken);
+    expect(crm.status).toBe(409);
+    expect(crm.body.message).toBe(adminMessages.crmInProgress);
+    expect(await api.db('sms_messages').where({ lead_id: carla.leadId }).first()).toMatchObject({ status: 'sending' });
+    expect(await api.db('crm_deliveries').where({ lead_id: carla.leadId }).first()).toMatchObject({ status: 'sending' });
+  });
 });
