@@ -239,6 +239,31 @@ function pidsMatching(pattern: RegExp): number[] {
   return pids;
 }
 
+/** `pids` and every process they started (an API running several processes under node:cluster). */
+function withDescendants(pids: number[]): number[] {
+  const parents = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  const found = new Set(pids);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [pid, parent] of parents) {
+      if (!found.has(pid) && found.has(parent)) {
+        found.add(pid);
+        grew = true;
+      }
+    }
+  }
+  return [...found];
+}
+
 function groupSeconds(pids: number[]) {
   const seconds = new Map<number, number>();
   for (const pid of pids) {
@@ -263,7 +288,8 @@ function machineTicks() {
 export function cpuMeter(database: string, redisUrl: string) {
   const postgresProcesses = new RegExp(`^postgres: .*( ${database} |walwriter|background writer|checkpointer)`);
   const redisProcess = new RegExp(`^redis-server .*:${new URL(redisUrl).port || '6379'}\\b`);
-  const pidsOf = (name: string) => services.filter((s) => s.name === name).map((s) => s.child.pid ?? -1);
+  const pidsOf = (name: string) =>
+    withDescendants(services.filter((s) => s.name === name).map((s) => s.child.pid ?? -1));
 
   /** Null where /proc does not exist (not Linux): the figures are then left out. */
   const snapshot = (): CpuSnapshot | null => {

@@ -68,6 +68,11 @@ const REDIS_URL = process.env.REDIS_URL || DEFAULT_REDIS_URL;
 const MAX_LEAD_RATE_LIMIT = 10_000_000;
 const MAX_SMS_RATE_PER_SECOND = 10_000;
 const WORKER_CONCURRENCY = 100;
+/**
+ * One API process per core, as an API machine runs it (WEB_CONCURRENCY, decision 020);
+ * BENCH_API_PROCESSES sets another count to compare.
+ */
+const API_PROCESSES = Number(process.env.BENCH_API_PROCESSES) || os.availableParallelism();
 
 const log = benchLog('leads');
 const withCpu = cpuMeter(BENCH_DATABASE, REDIS_URL);
@@ -495,6 +500,7 @@ async function main() {
     LEAD_RATE_LIMIT_PER_IP: String(MAX_LEAD_RATE_LIMIT),
     SMS_RATE_PER_SECOND: String(MAX_SMS_RATE_PER_SECOND),
     WORKER_CONCURRENCY: String(WORKER_CONCURRENCY),
+    WEB_CONCURRENCY: String(API_PROCESSES),
     SHUTDOWN_GRACE_MS: '5000',
   };
   // Only these variables: nothing from the caller's environment (a CRM webhook, an SMTP
@@ -511,7 +517,9 @@ async function main() {
   // machines of their own: on these two shared cores a worker sending SMS at full speed
   // takes the CPU the API would answer with. The same load is then repeated with the
   // worker running beside it, so the whole-system figure on one machine is reported too.
-  log(`starting the api (port ${port}), LOG_LEVEL=warn, Redis prefix ${prefix}; the worker starts after phase B`);
+  log(
+    `starting the api (port ${port}, ${API_PROCESSES} processes), LOG_LEVEL=warn, Redis prefix ${prefix}; the worker starts after phase B`,
+  );
   const api = startService('api', 'api/dist/server.js', processEnv);
   await Promise.race([waitForReady(apiUrl), serviceCrashed]);
   let worker: ReturnType<typeof startService> | undefined;

@@ -13,6 +13,8 @@ export const apiEnvSchema = z
     ...commonEnv,
     ...twilioEnv,
     PORT: intEnv(3000, 1, 65535),
+    /** API processes sharing the port, one per core of the machine (api/src/api-processes.ts). */
+    WEB_CONCURRENCY: intEnv(1, 1, 64),
     SESSION_SECRET: z
       .string({ error: 'required: at least 32 random characters (npm start writes one to .env)' })
       .min(32, { error: 'must be at least 32 characters' }),

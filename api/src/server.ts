@@ -1,40 +1,55 @@
-import { createLogger } from '@guida/shared/server/logger';
+import cluster from 'node:cluster';
+import { createLogger, type Logger } from '@guida/shared/server/logger';
+import { superviseApiProcesses } from './api-processes';
 import { createApp } from './app';
-import { loadApiConfig } from './config';
+import { loadApiConfig, type ApiConfig } from './config';
 import { createApiDependencies } from './dependencies';
 
 const config = loadApiConfig();
 const logger = createLogger({ service: 'api', level: config.LOG_LEVEL });
-const deps = createApiDependencies(config, logger);
-const app = createApp(deps);
-
-const server = app.listen(config.PORT, () => {
-  logger.info({ port: config.PORT, url: config.PUBLIC_BASE_URL }, 'api listening');
-});
-// Longer than the idle timeout of common load balancers, so they close connections first.
-server.keepAliveTimeout = 65_000;
-server.headersTimeout = 66_000;
-server.on('error', (error) => {
-  logger.fatal({ err: error.message }, 'api could not listen');
-  process.exit(1);
-});
-
-let stopping = false;
-async function shutdown(signal: string) {
-  if (stopping) return;
-  stopping = true;
-  logger.info({ signal }, 'api shutting down');
-  const force = setTimeout(() => {
-    logger.error('api shutdown timed out; exiting');
-    process.exit(1);
-  }, config.SHUTDOWN_GRACE_MS);
-  force.unref();
-  server.close();
-  server.closeIdleConnections();
-  await new Promise<void>((resolve) => server.once('close', () => resolve()));
-  await deps.close();
-  logger.info('api stopped');
-  process.exit(0);
+if (config.WEB_CONCURRENCY > 1 && cluster.isPrimary) {
+  superviseApiProcesses({
+    count: config.WEB_CONCURRENCY,
+    graceMs: config.SHUTDOWN_GRACE_MS,
+    logger,
+  });
+} else {
+  serve(config, logger);
 }
-process.on('SIGTERM', () => void shutdown('SIGTERM'));
-process.on('SIGINT', () => void shutdown('SIGINT'));
+
+function serve(config: ApiConfig, logger: Logger) {
+  const deps = createApiDependencies(config, logger);
+  const app = createApp(deps);
+
+  // Express 5 calls this back on a failed listen too (with the error, handled below).
+  const server = app.listen(config.PORT, (error?: Error) => {
+    if (!error) logger.info({ port: config.PORT, url: config.PUBLIC_BASE_URL }, 'api listening');
+  });
+  // Longer than the idle timeout of common load balancers, so they close connections first.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  server.on('error', (error) => {
+    logger.fatal({ err: error.message }, 'api could not listen');
+    process.exit(1);
+  });
+
+  let stopping = false;
+  async function shutdown(signal: string) {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'api shutting down');
+    const force = setTimeout(() => {
+      logger.error('api shutdown timed out; exiting');
+      process.exit(1);
+    }, config.SHUTDOWN_GRACE_MS);
+    force.unref();
+    server.close();
+    server.closeIdleConnections();
+    await new Promise<void>((resolve) => server.once('close', () => resolve()));
+    await deps.close();
+    logger.info('api stopped');
+    process.exit(0);
+  }
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
