@@ -10,6 +10,7 @@ import * as gdpr from './20261122170000_gdpr';
 import * as funnelDaily from './20261123090000_funnel_daily';
 import * as dropUnusedAnalyticsIndexes from './20261123100000_drop_unused_analytics_indexes';
 import * as sendingStatus from './20261124090000_sending_status';
+import * as emailSendingStatus from './20261124120000_email_sending_status';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '20261123090000_funnel_daily': funnelDaily,
   '20261123100000_drop_unused_analytics_indexes': dropUnusedAnalyticsIndexes,
   '20261124090000_sending_status': sendingStatus,
+  '20261124120000_email_sending_status': emailSendingStatus,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -75,6 +75,25 @@ describe('migrations', () => {
     await database.db('crm_deliveries').where({ id: crm.id }).update({ status: 'sending' });
   });
 
+  it('allow the email claim, and turn it into a retry when that migration is rolled back', async () => {
+    const emailSendingStatus = { ...migrationConfig, name: '20261124120000_email_sending_status' };
+    const [lead] = await database.db('ebook_requests')
+      .insert({ nome: 'A', cognome: 'B', email: 'a@b.it', telefono: '+393471234569' })
+      .returning('id');
+    const [email] = await database.db('email_messages')
+      .insert({ lead_id: lead.id, kind: 'guide-link', status: 'sending' })
+      .returning('id');
+
+    await database.db.migrate.down(emailSendingStatus);
+    expect(await database.db('email_messages').where({ id: email.id }).first()).toMatchObject({ status: 'retrying' });
+    await expect(database.db('email_messages').where({ id: email.id }).update({ status: 'sending' })).rejects.toThrow(
+      /email_messages_status_check/,
+    );
+
+    await database.db.migrate.up(emailSendingStatus);
+    await database.db('email_messages').where({ id: email.id }).update({ status: 'sending' });
+  });
+
   it('go down to nothing and up again', async () => {
     await database.db.migrate.rollback(migrationConfig, true);
     expect(await tables()).toEqual([]);

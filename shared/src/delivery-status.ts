@@ -54,12 +54,12 @@ export function smsStatusFromTwilio(status: string): SmsStatus | null {
   }
 }
 
-/** Life cycle of email_messages rows. */
-export const DELIVERY_STATUSES = ['pending', 'retrying', 'delivered', 'failed', 'skipped'] as const;
+/**
+ * Life cycle of crm_deliveries and email_messages rows. `sending` is the claim a worker
+ * takes before posting or sending, so two runs of a job deliver once.
+ */
+export const DELIVERY_STATUSES = ['pending', 'retrying', 'sending', 'delivered', 'failed', 'skipped'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
-
-/** Life cycle of crm_deliveries rows: the same plus `sending`, the worker's claim while it posts. */
-export type CrmDeliveryStatus = DeliveryStatus | 'sending';
 
 /** Where Twilio posts status callbacks (the worker sends this URL with each SMS). */
 export const SMS_STATUS_CALLBACK_PATH = '/api/sms/status';

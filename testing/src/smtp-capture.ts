@@ -35,6 +35,8 @@ export interface SmtpCapture {
   emails: CapturedEmail[];
   /** Rejects the next `count` messages with this SMTP code (e.g. 451 transient, 550 permanent). */
   rejectNext(count: number, code: number): void;
+  /** Answers every following message only after `ms` (0 = at once). */
+  respondAfter(ms: number): void;
   waitForEmails(count: number, timeoutMs?: number): Promise<CapturedEmail[]>;
   close(): Promise<void>;
 }
@@ -43,6 +45,7 @@ export interface SmtpCapture {
 export async function startSmtpCapture(): Promise<SmtpCapture> {
   const emails: CapturedEmail[] = [];
   const rejections: number[] = [];
+  let delayMs = 0;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -50,7 +53,7 @@ export async function startSmtpCapture(): Promise<SmtpCapture> {
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
+      const answer = () => {
         const code = rejections.shift();
         if (code) {
           const error = Object.assign(new Error(`rejected with ${code}`), { responseCode: code });
@@ -65,7 +68,8 @@ export async function startSmtpCapture(): Promise<SmtpCapture> {
           raw,
         });
         callback();
-      });
+      };
+      stream.on('end', () => setTimeout(answer, delayMs));
     },
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
@@ -77,6 +81,9 @@ export async function startSmtpCapture(): Promise<SmtpCapture> {
     emails,
     rejectNext(count, code) {
       for (let i = 0; i < count; i += 1) rejections.push(code);
+    },
+    respondAfter: (ms) => {
+      delayMs = ms;
     },
     waitForEmails: (count, timeoutMs = 15_000) =>
       waitFor(() => emails.length >= count && emails.slice(0, count), { timeoutMs, what: `${count} emails` }),

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { CrmEvent } from '@guida/shared/jobs/crm';
-import type { CrmDeliveryStatus } from '@guida/shared/delivery-status';
+import type { DeliveryStatus } from '@guida/shared/delivery-status';
 
 export interface CrmDeliveryRow {
   id: number;
@@ -8,7 +8,7 @@ export interface CrmDeliveryRow {
   /** The lead the event is about, kept when the lead is erased (lead_id is then null). */
   subject_lead_id: number | null;
   event: CrmEvent;
-  status: CrmDeliveryStatus;
+  status: DeliveryStatus;
   created_at: Date;
 }
 
@@ -60,7 +60,7 @@ export async function recordCrmAttempt(
   db: Knex,
   deliveryId: number,
   outcome: {
-    status: CrmDeliveryStatus;
+    status: DeliveryStatus;
     attempts: number;
     responseStatus?: number | null;
     error?: string | null;

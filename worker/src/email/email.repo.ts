@@ -7,6 +7,7 @@ export interface EmailContext {
   id: number;
   kind: EmailKind;
   status: DeliveryStatus;
+  attempts: number;
   lead_id: number | null;
   nome: string | null;
   email: string | null;
@@ -31,6 +32,7 @@ export function loadEmailContext(db: Knex, emailMessageId: number) {
       'm.id',
       'm.kind',
       'm.status',
+      'm.attempts',
       'm.lead_id',
       'l.nome',
       'l.email',
@@ -42,6 +44,25 @@ export function loadEmailContext(db: Knex, emailMessageId: number) {
       'r.request_type',
       'r.notes as request_notes',
     );
+}
+
+/**
+ * Marks the email `sending` if it is still to be sent; false when another run of the job
+ * claimed it first (the row lock makes the second claim wait, then find it taken), or it
+ * was sent or given up meanwhile.
+ */
+export async function claimEmail(db: Knex, id: number, attempts: number) {
+  const claimed = await db('email_messages')
+    .where({ id })
+    .whereIn('status', ['pending', 'retrying'])
+    .update({ status: 'sending', attempts, updated_at: db.fn.now() })
+    .returning('id');
+  return claimed.length === 1;
+}
+
+export async function loadEmailStatus(db: Knex, id: number) {
+  const row = await db('email_messages').where({ id }).first<{ status: DeliveryStatus } | undefined>('status');
+  return row?.status;
 }
 
 export async function recordEmailAttempt(

@@ -1,9 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Job } from 'bullmq';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sendEmailJob } from '@guida/shared/jobs/email';
+import { sha256Hex } from '@guida/shared/server/personal-data-hash';
 import { startSmtpCapture, type SmtpCapture } from '@guida/testing/smtp-capture';
 import { waitFor } from '@guida/testing/wait-for';
 import { insertLead } from '@guida/testing/lead-fixture';
 import { createTestWorker, type TestWorker } from '../testing/test-worker';
+import { createSendEmail } from './send-email';
 
 let smtp: SmtpCapture;
 let worker: TestWorker;
@@ -52,5 +55,105 @@ describe('email queue over a real SMTP server', () => {
     expect(row.last_error).toMatch(/550/);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(smtp.emails).toHaveLength(0);
+  });
+});
+
+describe('one email job run twice or abandoned mid-send', () => {
+  beforeEach(() => {
+    smtp.emails.length = 0;
+    smtp.respondAfter(0);
+  });
+
+  // The processor itself, on rows that are not enqueued, so the running worker leaves them alone.
+  const sendEmail = () =>
+    createSendEmail({
+      db: worker.db,
+      logger: worker.deps.logger,
+      mailer: worker.deps.mailer,
+      publicBaseUrl: worker.config.PUBLIC_BASE_URL,
+      confirmLinkTtlHours: worker.config.GDPR_CONFIRM_LINK_TTL_HOURS,
+      exportLinkTtlDays: worker.config.GDPR_EXPORT_LINK_TTL_DAYS,
+      retentionMonths: worker.config.RETENTION_MONTHS,
+    });
+  const jobFor = (emailMessageId: number) =>
+    new Job(worker.deps.queues.queue('email'), sendEmailJob.name, { emailMessageId }, { attempts: sendEmailJob.attempts });
+  const emailRow = (id: number) => worker.db('email_messages').where({ id }).first();
+
+  async function insertConfirmEmail() {
+    const [request] = await worker.db('gdpr_data_requests')
+      .insert({ email: `r${Date.now()}@example.it`, request_type: 'access' })
+      .returning('id');
+    const [row] = await worker.db('email_messages')
+      .insert({ data_request_id: request.id, kind: 'gdpr-confirm' })
+      .returning('id');
+    return { dataRequestId: request.id as number, emailMessageId: row.id as number };
+  }
+
+  it('sends once when two runs of the same job overlap (a stalled job recovered mid-send)', async () => {
+    smtp.respondAfter(300);
+    const lead = await insertLead(worker.db, { email: `overlap${Date.now()}@example.it` });
+    const [row] = await worker.db('email_messages').insert({ lead_id: lead.leadId, kind: 'guide-link' }).returning('id');
+    const send = sendEmail();
+
+    // The same job twice, as BullMQ hands it to a second worker when the first one's lock lapses.
+    const outcomes = await Promise.all([send(jobFor(row.id)), send(jobFor(row.id))]);
+    expect(outcomes.sort()).toEqual(['sent', 'skipped: already sending']);
+    expect(smtp.emails).toHaveLength(1);
+    expect(await emailRow(row.id)).toMatchObject({ status: 'delivered', attempts: 1 });
+  });
+
+  it('mints one confirmation link when two runs overlap, so the link that went out works', async () => {
+    smtp.respondAfter(300);
+    const { dataRequestId, emailMessageId } = await insertConfirmEmail();
+    const send = sendEmail();
+
+    await Promise.all([send(jobFor(emailMessageId)), send(jobFor(emailMessageId))]);
+    expect(smtp.emails).toHaveLength(1);
+    const token = /\/gdpr\/conferma\/([\w-]{22})/.exec(smtp.emails[0]!.text)?.[1];
+    const request = await worker.db('gdpr_data_requests').where({ id: dataRequestId }).first();
+    expect(request.confirm_token_hash).toBe(sha256Hex(token!));
+  });
+
+  it('hands its claim back when the email cannot be composed, so the next run sends it', async () => {
+    const { emailMessageId } = await insertConfirmEmail();
+    const send = sendEmail();
+    // Postgres refuses the statement that mints the confirmation link.
+    await worker.db.raw(`
+      CREATE FUNCTION refuse_update() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'update refused for the test'; END $$;
+      CREATE TRIGGER refuse_update BEFORE UPDATE ON gdpr_data_requests FOR EACH ROW EXECUTE FUNCTION refuse_update();
+    `);
+    try {
+      await expect(send(jobFor(emailMessageId))).rejects.toThrow(/update refused for the test/);
+    } finally {
+      await worker.db.raw('DROP TRIGGER refuse_update ON gdpr_data_requests; DROP FUNCTION refuse_update()');
+    }
+    expect(await emailRow(emailMessageId)).toMatchObject({
+      status: 'pending',
+      attempts: 0,
+      last_error: expect.stringMatching(/update refused for the test/),
+    });
+
+    expect(await send(jobFor(emailMessageId))).toBe('sent');
+    expect(smtp.emails).toHaveLength(1);
+  });
+
+  it('sends an email whose claim a stopped worker left, once the sweeper released it', async () => {
+    const address = `abandoned${Date.now()}@example.it`;
+    const lead = await insertLead(worker.db, { email: address });
+    const [row] = await worker.db('email_messages')
+      .insert({
+        lead_id: lead.leadId,
+        kind: 'guide-link',
+        status: 'sending',
+        attempts: 1,
+        updated_at: worker.db.raw("now() - interval '16 minutes'"),
+      })
+      .returning('id');
+
+    expect(await worker.runtime!.sweep()).toMatchObject({ email: 1, abandonedClaims: 1 });
+    await waitForStatus(row.id, 'delivered');
+    const [email] = await smtp.waitForEmails(1);
+    expect(email!.to).toEqual([address]);
   });
 });

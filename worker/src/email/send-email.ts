@@ -4,7 +4,7 @@ import { sendEmailJob } from '@guida/shared/jobs/email';
 import type { Logger } from '@guida/shared/server/logger';
 import { forgetDeletionRequester } from '../gdpr/erasure';
 import { composeEmail, type ComposeSettings } from './compose-email';
-import { loadEmailContext, recordEmailAttempt, type EmailContext } from './email.repo';
+import { claimEmail, loadEmailContext, loadEmailStatus, recordEmailAttempt, type EmailContext } from './email.repo';
 import { EmailSendError, type Mailer } from './mailer';
 
 export interface SendEmailDeps extends ComposeSettings {
@@ -23,7 +23,11 @@ async function afterLastAttempt(db: Knex, message: EmailContext) {
   }
 }
 
-/** Sends one email_messages row, once; retried with backoff, 5xx answers are final. */
+/**
+ * Sends one email_messages row, once; retried with backoff, 5xx answers are final. Two
+ * runs of the job may overlap (a stalled job recovered while its first run still sends),
+ * so only the run that claims the row (`sending`, in one statement) composes and sends it.
+ */
 export function createSendEmail(deps: SendEmailDeps) {
   return async function sendEmail(job: Job): Promise<string> {
     const { emailMessageId } = sendEmailJob.schema.parse(job.data);
@@ -31,7 +35,21 @@ export function createSendEmail(deps: SendEmailDeps) {
     if (!message) return 'skipped: email row no longer exists';
     if (message.status !== 'pending' && message.status !== 'retrying') return `skipped: already ${message.status}`;
     const attempts = job.attemptsMade + 1;
-    const email = await composeEmail(deps.db, message, deps);
+    // Claimed before composing: a data-rights email mints its link then, and a second
+    // run's link would replace it, leaving a dead link in the email that went out.
+    if (!(await claimEmail(deps.db, emailMessageId, attempts))) {
+      const status = await loadEmailStatus(deps.db, emailMessageId);
+      return status ? `skipped: already ${status}` : 'skipped: email row no longer exists';
+    }
+    const email = await composeEmail(deps.db, message, deps).catch(async (error: unknown) => {
+      // Hand the claim back (status and attempts as they were) for the job's next run.
+      await recordEmailAttempt(deps.db, emailMessageId, {
+        status: message.status,
+        attempts: message.attempts,
+        error: (error as Error).message,
+      });
+      throw error;
+    });
     if (!email) {
       await recordEmailAttempt(deps.db, emailMessageId, { status: 'skipped', attempts: 0, error: 'nothing to send' });
       return 'skipped: nothing to send';

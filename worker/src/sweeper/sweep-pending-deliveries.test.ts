@@ -93,10 +93,18 @@ describe('sweeping unsent deliveries', () => {
     await claim('crm_deliveries', { id: stale.crmDeliveryId }, 16);
     await claim('sms_messages', { lead_id: fresh.leadId }, 14);
     await claim('crm_deliveries', { id: fresh.crmDeliveryId }, 14);
+    const [staleEmail, freshEmail] = await worker.db('email_messages')
+      .insert([
+        { lead_id: stale.leadId, kind: 'guide-link' },
+        { lead_id: fresh.leadId, kind: 'guide-link' },
+      ])
+      .returning('id');
+    await claim('email_messages', { id: staleEmail.id }, 16);
+    await claim('email_messages', { id: freshEmail.id }, 14);
 
     // A long grace: only the released claims are due, not the other tests' rows.
     const result = await sweepWithGrace(60_000)();
-    expect(result).toMatchObject({ sms: 1, crm: 1, abandonedClaims: 2 });
+    expect(result).toMatchObject({ sms: 1, crm: 1, email: 1, abandonedClaims: 3 });
 
     const sms = await worker.db('sms_messages').where({ lead_id: stale.leadId }).first();
     expect(sms).toMatchObject({ status: 'retrying', error_message: expect.stringMatching(/still sending after 15 minutes/) });
@@ -110,11 +118,18 @@ describe('sweeping unsent deliveries', () => {
       deliveryId: stale.crmDeliveryId,
       event: 'lead.created',
     });
+    const email = await worker.db('email_messages').where({ id: staleEmail.id }).first();
+    expect(email).toMatchObject({ status: 'retrying', last_error: sms.error_message });
+    expect((await worker.deps.queues.queue('email').getJob(`email-${staleEmail.id}`))?.data).toEqual({
+      emailMessageId: staleEmail.id,
+    });
 
     expect(await worker.db('sms_messages').where({ lead_id: fresh.leadId }).first()).toMatchObject({ status: 'sending' });
     expect(await worker.db('crm_deliveries').where({ id: fresh.crmDeliveryId }).first()).toMatchObject({ status: 'sending' });
+    expect(await worker.db('email_messages').where({ id: freshEmail.id }).first()).toMatchObject({ status: 'sending' });
     expect(await worker.deps.queues.queue('sms').getJob(`lead-${fresh.leadId}`)).toBeUndefined();
     expect(await worker.deps.queues.queue('crm').getJob(`lead-${fresh.leadId}`)).toBeUndefined();
+    expect(await worker.deps.queues.queue('email').getJob(`email-${freshEmail.id}`)).toBeUndefined();
   });
 
   it('closes 24-hour phone windows that are over', async () => {

@@ -19,8 +19,9 @@ export interface SweepDeps {
 const UNSENT = ['pending', 'retrying'];
 
 /**
- * An SMS or CRM delivery claimed (`sending`) this long ago was left by a worker that
- * stopped mid-send: a send takes seconds (the provider and CRM timeouts).
+ * An SMS, CRM delivery or email claimed (`sending`) this long ago was left by a worker
+ * that stopped mid-send: a send takes seconds (the provider and CRM timeouts; the SMTP
+ * client gives up on a silent server after 10 minutes).
  */
 const ABANDONED_CLAIM_MINUTES = 15;
 const ABANDONED_CLAIM_REASON = `still sending after ${ABANDONED_CLAIM_MINUTES} minutes (the worker stopped mid-send); trying again`;
@@ -51,8 +52,8 @@ export function createSweepPendingDeliveries({ db, queues, logger, graceMs, batc
       .skipLocked();
 
   // Back to retrying, after the unsent rows were read so that a released one is enqueued
-  // once. The stopped worker may have handed it to the provider or the CRM before it
-  // stopped, so it may now go twice: at least once beats never.
+  // once. The stopped worker may have handed it to the provider, the CRM or the SMTP
+  // server before it stopped, so it may now go twice: at least once beats never.
   const releaseAbandonedSmsClaims = async () =>
     (
       await db.raw<{ rows: { lead_id: number }[] }>(
@@ -81,6 +82,17 @@ export function createSweepPendingDeliveries({ db, queues, logger, graceMs, batc
         [ABANDONED_CLAIM_REASON, abandonedClaims('crm_deliveries')],
       )
     ).rows;
+  const releaseAbandonedEmailClaims = async () =>
+    (
+      await db.raw<{ rows: { id: number }[] }>(
+        `
+        UPDATE email_messages SET status = 'retrying', updated_at = now(), last_error = ?
+        WHERE id IN ?
+        RETURNING id
+        `,
+        [ABANDONED_CLAIM_REASON, abandonedClaims('email_messages')],
+      )
+    ).rows;
 
   return async function sweepPendingDeliveries() {
     const unsentSms = await unsent('sms_messages').select<{ lead_id: number }[]>('lead_id');
@@ -102,15 +114,22 @@ export function createSweepPendingDeliveries({ db, queues, logger, graceMs, batc
       deliverToCrmJob,
       crm.map((row) => ({ deliveryId: row.id, leadId: row.lead_id, event: row.event })),
     );
-    if (releasedSms.length + releasedCrm.length > 0) {
+
+    const unsentEmail = await unsent('email_messages').select<{ id: number }[]>('id');
+    const releasedEmail = await releaseAbandonedEmailClaims();
+    const email = [...unsentEmail, ...releasedEmail];
+    await queues.enqueueAgain(sendEmailJob, email.map((row) => ({ emailMessageId: row.id })));
+    const releasedClaims = releasedSms.length + releasedCrm.length + releasedEmail.length;
+    if (releasedClaims > 0) {
       logger.warn(
-        { smsLeadIds: releasedSms.map((row) => row.lead_id), crmDeliveryIds: releasedCrm.map((row) => row.id) },
+        {
+          smsLeadIds: releasedSms.map((row) => row.lead_id),
+          crmDeliveryIds: releasedCrm.map((row) => row.id),
+          emailMessageIds: releasedEmail.map((row) => row.id),
+        },
         ABANDONED_CLAIM_REASON,
       );
     }
-
-    const email = await unsent('email_messages').select<{ id: number }[]>('id');
-    await queues.enqueueAgain(sendEmailJob, email.map((row) => ({ emailMessageId: row.id })));
 
     // Data requests an admin accepted whose processing job never reached Redis.
     const gdpr = await db('gdpr_data_requests')
@@ -143,7 +162,7 @@ export function createSweepPendingDeliveries({ db, queues, logger, graceMs, batc
       crm: crm.length,
       email: email.length,
       gdpr: gdpr.length,
-      abandonedClaims: releasedSms.length + releasedCrm.length,
+      abandonedClaims: releasedClaims,
       closedWindows,
     };
     if (sms.length + crm.length + email.length + gdpr.length > 0) logger.info(result, 'swept unsent deliveries');

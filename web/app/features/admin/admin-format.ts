@@ -1,5 +1,5 @@
 import { OPERATOR_TIME_ZONE } from '@guida/shared/analytics-rules';
-import type { CrmDeliveryStatus, SmsStatus } from '@guida/shared/delivery-status';
+import type { DeliveryStatus, SmsStatus } from '@guida/shared/delivery-status';
 import type { EbookType } from '@guida/shared/lead-rules';
 
 /** Italian formats and labels of the admin pages (dates in the company's time zone). */
@@ -73,7 +73,7 @@ export function formatDuration(seconds: number) {
 const labelOf = (labels: Record<string, string>, value: string | null) =>
   value === null ? EMPTY_VALUE : (labels[value] ?? value);
 
-const STATUS_LABELS: Record<SmsStatus | CrmDeliveryStatus, string> = {
+const STATUS_LABELS: Record<SmsStatus | DeliveryStatus, string> = {
   pending: 'In attesa',
   retrying: 'Nuovo tentativo',
   sending: 'In invio',
@@ -86,7 +86,7 @@ const STATUS_LABELS: Record<SmsStatus | CrmDeliveryStatus, string> = {
 export const statusLabel = (status: string | null) => labelOf(STATUS_LABELS, status);
 
 export type StatusTone = 'success' | 'danger' | 'neutral';
-const STATUS_TONES: Partial<Record<SmsStatus | CrmDeliveryStatus, StatusTone>> = {
+const STATUS_TONES: Partial<Record<SmsStatus | DeliveryStatus, StatusTone>> = {
   sent: 'success',
   delivered: 'success',
   undelivered: 'danger',
