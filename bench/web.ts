@@ -25,6 +25,7 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import pg from 'pg';
 import { freePort } from '@guida/testing/free-port';
+import { CHROMIUM } from '../scripts/lib/chromium.mjs';
 import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from '../scripts/lib/defaults.mjs';
 import { ROOT } from '../scripts/lib/output.mjs';
 
@@ -212,7 +213,7 @@ async function main() {
   log(`recreating database ${BENCH_DATABASE}`);
   const databaseUrl = await recreateDatabase();
   const api = await startApi(databaseUrl);
-  const chrome = await chromeLauncher.launch({ chromePath: '/usr/bin/chromium', chromeFlags: CHROMIUM_FLAGS });
+  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROMIUM_FLAGS });
   const pages: Record<string, PageFigures | { runs: PageResult[]; failedRuns: FailedRunRecord[]; uncalibrated: PageResult | FailedRunRecord; tooFewValidRuns: true }> = {};
   try {
     // The first Lighthouse run of a fresh Chromium is slower whatever the page: not reported.
@@ -271,7 +272,7 @@ async function main() {
 
   console.log(
     `\nLighthouse mobile (Moto G Power, slow 4G), CPU slowdown calibrated to the host, median of the valid runs ` +
-      `(${RUNS} wanted, failed runs excluded) · Chromium at /usr/bin/chromium · ${os.cpus().length} CPUs`,
+      `(${RUNS} wanted, failed runs excluded) · Chromium at ${CHROMIUM} · ${os.cpus().length} CPUs`,
   );
   console.log('page                        perf  a11y  best  seo    LCP ms  CLS     TBT ms  JS KiB  CPU x  host index  valid/failed');
   const bars: { bar: string; page: string; value: string; pass: boolean }[] = [];

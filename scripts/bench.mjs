@@ -5,6 +5,7 @@
  * `name`). Each benchmark prints its table and writes bench/results/<name>-*.json.
  */
 import { spawnSync } from 'node:child_process';
+import { ensureChromium } from './lib/chromium.mjs';
 import { ensureDependencies } from './lib/dependencies.mjs';
 import { exitWith, log, ROOT } from './lib/output.mjs';
 
@@ -40,8 +41,11 @@ async function prepare(names) {
   await ensurePostgres(process.env.DATABASE_URL || DEFAULT_DATABASE_URL);
   await ensureRedis(process.env.REDIS_URL || DEFAULT_REDIS_URL);
   await buildServer();
-  // The web benchmark measures the production build of the site.
-  if (names.includes('web')) buildWeb();
+  // The web benchmark measures the production build of the site in Debian's Chromium.
+  if (names.includes('web')) {
+    ensureChromium('bench', 'the web benchmark');
+    buildWeb();
+  }
 }
 
 try {

@@ -7,34 +7,19 @@
  * system, browser). The last line is vitest's summary.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensureChromium } from './lib/chromium.mjs';
 import { ensureDependencies } from './lib/dependencies.mjs';
 import { exitWith, log, ROOT } from './lib/output.mjs';
 
 const DEFAULT_TEST_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/guida_test';
 const DEFAULT_TEST_REDIS_URL = 'redis://127.0.0.1:6379';
-const CHROMIUM = '/usr/bin/chromium';
 
 /** @param {string} title @param {string} bin @param {string[]} args @param {string} [cwd] */
 function step(title, bin, args, cwd = ROOT) {
   log('test', title);
   const result = spawnSync(join(ROOT, 'node_modules', '.bin', bin), args, { cwd, stdio: 'inherit' });
   if (result.status !== 0) throw new Error(`${title} failed`);
-}
-
-/** Browser tests drive Debian's Chromium; install it when missing (root on Debian). */
-function ensureChromium() {
-  if (existsSync(CHROMIUM)) return;
-  const canApt = process.getuid?.() === 0 && existsSync('/etc/debian_version');
-  if (!canApt) {
-    throw new Error(`${CHROMIUM} is missing: install Debian's chromium package (sudo apt-get install -y chromium)`);
-  }
-  log('test', 'installing Chromium for the browser tests (apt-get install -y chromium)');
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  spawnSync('apt-get', ['update'], { stdio: 'inherit', env });
-  const result = spawnSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], { stdio: 'inherit', env });
-  if (result.status !== 0 || !existsSync(CHROMIUM)) throw new Error('apt-get install chromium failed');
 }
 
 async function prepareServices() {
@@ -55,7 +40,7 @@ async function prepareServices() {
 try {
   ensureDependencies();
   await prepareServices();
-  ensureChromium();
+  ensureChromium('test', 'the browser tests');
   step('route types of the web app', 'react-router', ['typegen'], join(ROOT, 'web'));
   step('type-check', 'tsc', ['-p', 'tsconfig.json']);
   step('type-check (web)', 'tsc', ['-p', 'web/tsconfig.json']);
