@@ -21,7 +21,7 @@ const UNSENT = ['pending', 'retrying'];
 /**
  * An SMS, CRM delivery or email claimed (`sending`) this long ago was left by a worker
  * that stopped mid-send: a send takes seconds (the provider and CRM timeouts; the SMTP
- * client gives up on a silent server after 10 minutes).
+ * client gives up on a silent server after a minute, worker/src/email/mailer.ts).
  */
 const ABANDONED_CLAIM_MINUTES = 15;
 const ABANDONED_CLAIM_REASON = `still sending after ${ABANDONED_CLAIM_MINUTES} minutes (the worker stopped mid-send); trying again`;
