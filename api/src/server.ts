@@ -1,4 +1,5 @@
 import cluster from 'node:cluster';
+import { onShutdownSignal } from '@guida/shared/server/graceful-shutdown';
 import { createLogger, type Logger } from '@guida/shared/server/logger';
 import { superviseApiProcesses } from './api-processes';
 import { createApp } from './app';
@@ -33,23 +34,15 @@ function serve(config: ApiConfig, logger: Logger) {
     process.exit(1);
   });
 
-  let stopping = false;
-  async function shutdown(signal: string) {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'api shutting down');
-    const force = setTimeout(() => {
-      logger.error('api shutdown timed out; exiting');
-      process.exit(1);
-    }, config.SHUTDOWN_GRACE_MS);
-    force.unref();
-    server.close();
-    server.closeIdleConnections();
-    await new Promise<void>((resolve) => server.once('close', () => resolve()));
-    await deps.close();
-    logger.info('api stopped');
-    process.exit(0);
-  }
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  onShutdownSignal({
+    service: 'api',
+    logger,
+    forceAfterMs: config.SHUTDOWN_GRACE_MS,
+    async stop() {
+      server.close();
+      server.closeIdleConnections();
+      await new Promise<void>((resolve) => server.once('close', () => resolve()));
+      await deps.close();
+    },
+  });
 }

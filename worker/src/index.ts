@@ -1,3 +1,4 @@
+import { onShutdownSignal } from '@guida/shared/server/graceful-shutdown';
 import { createLogger } from '@guida/shared/server/logger';
 import { loadWorkerConfig } from './config';
 import { createWorkerDependencies } from './dependencies';
@@ -12,21 +13,13 @@ logger.info(
   'worker started',
 );
 
-let stopping = false;
-async function shutdown(signal: string) {
-  if (stopping) return;
-  stopping = true;
-  logger.info({ signal }, 'worker shutting down');
+onShutdownSignal({
+  service: 'worker',
+  logger,
   // Closing waits on Redis; if Redis is unreachable that could be forever.
-  const force = setTimeout(() => {
-    logger.error('worker shutdown timed out; exiting');
-    process.exit(1);
-  }, config.SHUTDOWN_GRACE_MS + 5000);
-  force.unref();
-  await runtime.close(config.SHUTDOWN_GRACE_MS);
-  await deps.close();
-  logger.info('worker stopped');
-  process.exit(0);
-}
-process.on('SIGTERM', () => void shutdown('SIGTERM'));
-process.on('SIGINT', () => void shutdown('SIGINT'));
+  forceAfterMs: config.SHUTDOWN_GRACE_MS + 5000,
+  async stop() {
+    await runtime.close(config.SHUTDOWN_GRACE_MS);
+    await deps.close();
+  },
+});
