@@ -1,4 +1,5 @@
-import { apiMessages } from '@guida/shared/messages';
+import type { DeliveryTransitionError } from '@guida/shared/deliveries/delivery-statuses';
+import { adminMessages, apiMessages } from '@guida/shared/messages';
 
 /** An error with an HTTP status and an Italian message safe to show to the visitor. */
 export class AppError extends Error {
@@ -31,3 +32,17 @@ export const tooManyRequests = (retryAfterSeconds: number) =>
 
 export const serviceUnavailable = () =>
   new AppError(503, 'service_unavailable', apiMessages.serviceUnavailable);
+
+const IN_PROGRESS_MESSAGE = {
+  sms: adminMessages.smsInProgress,
+  crm: adminMessages.crmInProgress,
+  email: adminMessages.emailInProgress,
+} as const;
+
+/** A delivery the admin asked to send again is gone (404), on its way or already done (409). */
+export function deliveryRefused(error: DeliveryTransitionError) {
+  if (error.current === null) return notFound(adminMessages.deliveryNotFound);
+  return error.inProgress
+    ? new AppError(409, 'delivery_in_progress', IN_PROGRESS_MESSAGE[error.kind])
+    : new AppError(409, 'delivery_finished', adminMessages.deliveryFinished);
+}

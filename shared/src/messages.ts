@@ -150,7 +150,11 @@ export const adminMessages = {
   jobNotFound: 'Job non trovato o non in errore.',
   smsInProgress: 'L’SMS di questo lead è già in coda o in invio.',
   crmInProgress: 'L’invio al CRM di questo lead è già in coda.',
+  emailInProgress: 'Questa email è già in coda o in invio.',
+  noSms: 'Questo lead non ha un SMS da inviare di nuovo.',
   noCrmDelivery: 'Questo lead non ha un invio al CRM da ripetere.',
+  deliveryNotFound: 'Invio non trovato: il lead potrebbe essere stato cancellato.',
+  deliveryFinished: 'Questo invio è già concluso: non c’è nulla da ritentare.',
   queueNotFound: 'Coda sconosciuta.',
   queueUnavailable: 'Code non raggiungibili: Redis non risponde. Riprova tra poco.',
 } as const;

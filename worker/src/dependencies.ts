@@ -1,4 +1,4 @@
-import { SMS_STATUS_CALLBACK_PATH } from '@guida/shared/delivery-status';
+import { SMS_STATUS_CALLBACK_PATH } from '@guida/shared/jobs/sms';
 import { createDb } from '@guida/shared/server/db';
 import { createJobQueues } from '@guida/shared/server/job-queues';
 import type { Logger } from '@guida/shared/server/logger';

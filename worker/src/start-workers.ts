@@ -7,6 +7,7 @@ import type { Logger } from '@guida/shared/server/logger';
 import type { Redis } from '@guida/shared/server/redis';
 import { startAnalyticsConsumer } from './analytics/analytics-consumer';
 import { createRollUpFunnel } from './analytics/roll-up-funnel';
+import { claimTimeouts } from './claim-timeouts';
 import type { WorkerConfig } from './config';
 import { createDeliverToCrm } from './crm/deliver-to-crm';
 import { createSendEmail } from './email/send-email';
@@ -66,11 +67,13 @@ export function startWorkers(deps: WorkerDeps) {
     return worker;
   };
 
+  const claimTimeoutMs = claimTimeouts(config);
   const sweep = createSweepPendingDeliveries({
     db: deps.db,
     queues: deps.queues,
     logger,
     graceMs: config.SWEEP_GRACE_MS,
+    claimTimeouts: claimTimeoutMs,
   });
 
   const applyRetention = createApplyRetention({
@@ -93,6 +96,7 @@ export function startWorkers(deps: WorkerDeps) {
         logger,
         provider: deps.smsProvider,
         publicBaseUrl: config.PUBLIC_BASE_URL,
+        claimTimeoutMs: claimTimeoutMs.sms,
         rateLimit: (ms) => deps.queues.queue('sms').rateLimit(ms),
       }),
       {
@@ -110,6 +114,7 @@ export function startWorkers(deps: WorkerDeps) {
           config.CRM_WEBHOOK_URL && config.CRM_WEBHOOK_SECRET
             ? { url: config.CRM_WEBHOOK_URL, secret: config.CRM_WEBHOOK_SECRET, timeoutMs: config.CRM_TIMEOUT_MS }
             : null,
+        claimTimeoutMs: claimTimeoutMs.crm,
       }),
       { concurrency: config.WORKER_CONCURRENCY, retryBaseMs: config.CRM_RETRY_BASE_MS },
     ),
@@ -123,6 +128,7 @@ export function startWorkers(deps: WorkerDeps) {
         confirmLinkTtlHours: config.GDPR_CONFIRM_LINK_TTL_HOURS,
         exportLinkTtlDays: config.GDPR_EXPORT_LINK_TTL_DAYS,
         retentionMonths: config.RETENTION_MONTHS,
+        claimTimeoutMs: claimTimeoutMs.email,
       }),
       { concurrency: Math.min(config.WORKER_CONCURRENCY, 10), retryBaseMs: config.EMAIL_RETRY_BASE_MS },
     ),

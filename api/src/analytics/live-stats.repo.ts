@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { SMS_HANDED_OVER } from '@guida/shared/deliveries/delivery-statuses';
 
 export interface LiveFigures {
   visitors_online: number;
@@ -41,7 +42,7 @@ export async function liveFigures(db: Knex, path: string): Promise<LiveFigures> 
 export function recentDeliveries(db: Knex, limit: number) {
   return db('sms_messages as s')
     .join('ebook_requests as l', 'l.id', 's.lead_id')
-    .whereIn('s.status', ['sent', 'delivered'])
+    .whereIn('s.status', SMS_HANDED_OVER)
     .where('s.sent_at', '>', db.raw("now() - interval '24 hours'"))
     .orderBy('s.sent_at', 'desc')
     .limit(limit)

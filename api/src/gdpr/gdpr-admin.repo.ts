@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { insertCrmDeliveries } from '@guida/shared/deliveries/crm-deliveries';
 import type { GdprProcessAction, GdprRequestStatus, GdprRequestType } from '@guida/shared/gdpr-rules';
 import type { ConsentHistory } from '@guida/shared/schemas/gdpr';
 import type { DataRequestList } from '@guida/shared/schemas/admin';
@@ -225,9 +226,7 @@ export async function rectifyLead(
       // The 24-hour window belonged to the wrong number.
       await trx('recent_phone_requests').where({ lead_id: leadId }).delete();
     }
-    const [delivery] = await trx('crm_deliveries')
-      .insert({ lead_id: leadId, subject_lead_id: leadId, event: 'lead.updated' })
-      .returning<{ id: number }[]>('id');
+    const [delivery] = await insertCrmDeliveries(trx, [{ leadId, subjectLeadId: leadId, event: 'lead.updated' }]);
     return { changed, crmDeliveryId: delivery!.id };
   });
 }

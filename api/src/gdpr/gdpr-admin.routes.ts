@@ -6,7 +6,7 @@ import { GDPR_JOB_FOR_REQUEST_TYPE } from '@guida/shared/jobs/gdpr';
 import { adminMessages } from '@guida/shared/messages';
 import { dataRequestListQuerySchema } from '@guida/shared/schemas/admin';
 import { consentHistoryQuerySchema, processDataRequestSchema, rectifyLeadSchema } from '@guida/shared/schemas/gdpr';
-import { scheduleEmail } from '@guida/shared/server/schedule-email';
+import { scheduleEmail } from '@guida/shared/deliveries/email-deliveries';
 import { signedIn } from '../admin/admin-auth';
 import { audit } from '../admin/audit-log';
 import type { ApiDeps } from '../dependencies';

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { insertEmail } from '@guida/shared/deliveries/email-deliveries';
 import type { GdprRequestStatus, GdprRequestType } from '@guida/shared/gdpr-rules';
 import type { GdprRequest } from '@guida/shared/schemas/gdpr';
 import { emailHash } from '@guida/shared/server/personal-data-hash';
@@ -24,10 +25,8 @@ export async function insertDataRequest(db: Knex, request: GdprRequest, origin: 
         user_agent: origin.userAgent,
       })
       .returning<{ id: number }[]>('id');
-    const [email] = await trx('email_messages')
-      .insert({ data_request_id: row!.id, kind: 'gdpr-confirm' })
-      .returning<{ id: number }[]>('id');
-    return { dataRequestId: row!.id, emailMessageId: email!.id };
+    const emailMessageId = await insertEmail(trx, { dataRequestId: row!.id }, 'gdpr-confirm');
+    return { dataRequestId: row!.id, emailMessageId: emailMessageId! };
   });
 }
 

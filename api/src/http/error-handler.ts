@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import { apiMessages, formErrorPage, notFoundPage } from '@guida/shared/messages';
-import { AppError, notFound, serviceUnavailable } from '../errors';
+import { DeliveryTransitionError } from '@guida/shared/deliveries/delivery-statuses';
+import { AppError, deliveryRefused, notFound, serviceUnavailable } from '../errors';
 import { isDatabaseUnavailable } from './database-errors';
 import { sendHtmlPage } from './html-page';
 import { sameOriginReferer } from './same-origin-referer';
@@ -45,6 +46,7 @@ export const errorHandler: ErrorRequestHandler = (error: unknown, req, res, next
 
   let appError: AppError;
   if (error instanceof AppError) appError = error;
+  else if (error instanceof DeliveryTransitionError) appError = deliveryRefused(error);
   else if (isDatabaseUnavailable(error)) {
     req.log.error({ err: (error as Error).message }, 'database unavailable');
     appError = serviceUnavailable();

@@ -1,17 +1,14 @@
 import { Router } from 'express';
 import twilio from 'twilio';
 import { z } from 'zod';
-import {
-  SMS_FAILED_STATUSES,
-  SMS_STATUS_CALLBACK_PATH,
-  smsStatusFromTwilio,
-} from '@guida/shared/delivery-status';
+import { SMS_FAILED_STATUSES, smsStatusFromTwilio } from '@guida/shared/deliveries/delivery-statuses';
+import { scheduleEmail } from '@guida/shared/deliveries/email-deliveries';
+import { applySmsProviderReport } from '@guida/shared/deliveries/sms-deliveries';
+import { SMS_STATUS_CALLBACK_ID_PARAM, SMS_STATUS_CALLBACK_PATH } from '@guida/shared/jobs/sms';
 import { apiMessages } from '@guida/shared/messages';
-import { sendGuideLinkByEmail } from '@guida/shared/server/guide-email-fallback';
 import type { ApiDeps } from '../dependencies';
 import { forbidden } from '../errors';
 import { parseOrThrow } from '../http/validate';
-import { applyStatusUpdate } from './sms-status.repo';
 
 const statusCallbackSchema = z.object({
   MessageSid: z.string().regex(/^(SM|MM)[0-9a-f]{32}$/i),
@@ -19,9 +16,11 @@ const statusCallbackSchema = z.object({
   ErrorCode: z.string().regex(/^\d{1,10}$/).optional(),
 });
 
+/** The worker names its SMS in the callback URL (`?sms=<id>`); older messages' URLs have no query. */
+const callbackQuerySchema = z.object({ [SMS_STATUS_CALLBACK_ID_PARAM]: z.coerce.number().int().positive().max(2_147_483_647).optional() });
+
 /** Twilio status callbacks: signature checked, repeats ignored, failures fall back to email. */
 export function smsStatusRouter(deps: ApiDeps) {
-  const callbackUrl = `${deps.config.PUBLIC_BASE_URL}${SMS_STATUS_CALLBACK_PATH}`;
   const router = Router();
 
   router.post(SMS_STATUS_CALLBACK_PATH, async (req, res) => {
@@ -33,17 +32,20 @@ export function smsStatusRouter(deps: ApiDeps) {
       !signature ||
       typeof params !== 'object' ||
       params === null ||
-      !twilio.validateRequest(authToken, signature, callbackUrl, params as Record<string, unknown>)
+      // Twilio signs the URL it called, query included.
+      !twilio.validateRequest(authToken, signature, `${deps.config.PUBLIC_BASE_URL}${req.originalUrl}`, params as Record<string, unknown>)
     ) {
       req.log.warn('SMS status callback with a missing or wrong signature');
       throw forbidden(apiMessages.invalidSignature);
     }
 
     const callback = parseOrThrow(statusCallbackSchema, params);
+    const query = parseOrThrow(callbackQuerySchema, req.query);
     const status = smsStatusFromTwilio(callback.MessageStatus);
     if (status) {
-      const leadId = await applyStatusUpdate(deps.db, {
+      const leadId = await applySmsProviderReport(deps.db, {
         providerMessageId: callback.MessageSid,
+        smsId: query[SMS_STATUS_CALLBACK_ID_PARAM] ?? null,
         status,
         providerStatus: callback.MessageStatus,
         errorCode: callback.ErrorCode ?? null,
@@ -51,7 +53,7 @@ export function smsStatusRouter(deps: ApiDeps) {
       if (leadId !== null) {
         req.log.info({ leadId, status }, 'SMS status updated');
         if (SMS_FAILED_STATUSES.includes(status)) {
-          await sendGuideLinkByEmail({ db: deps.db, queues: deps.queues, logger: req.log }, leadId);
+          await scheduleEmail({ db: deps.db, queues: deps.queues, logger: req.log }, { leadId }, 'guide-link');
         }
       }
     }

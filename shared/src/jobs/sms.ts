@@ -12,3 +12,8 @@ export const sendGuideSmsJob = defineJob({
   // With a 2 s base: retries after about 2, 4, 8, 16 and 32 s, inside the 2-minute promise.
   attempts: 6,
 });
+
+/** Where Twilio posts status callbacks (the worker sends this URL with each SMS). */
+export const SMS_STATUS_CALLBACK_PATH = '/api/sms/status';
+/** The query parameter of that URL naming our SMS (sms_messages.id). */
+export const SMS_STATUS_CALLBACK_ID_PARAM = 'sms';

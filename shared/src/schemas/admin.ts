@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EBOOK_TYPES } from '../lead-rules';
-import { SMS_STATUSES } from '../delivery-status';
+import { SMS_STATUSES } from '../deliveries/delivery-statuses';
 import { GDPR_REQUEST_STATUSES } from '../gdpr-rules';
 import { leadConsentSchema } from './gdpr';
 

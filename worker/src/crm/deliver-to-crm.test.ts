@@ -4,6 +4,7 @@ import { deliverToCrmJob } from '@guida/shared/jobs/crm';
 import { startFakeCrm, type FakeCrm } from '@guida/testing/fake-crm-server';
 import { waitFor } from '@guida/testing/wait-for';
 import { insertLead } from '@guida/testing/lead-fixture';
+import { claimTimeouts } from '../claim-timeouts';
 import { createTestWorker, type TestWorker } from '../testing/test-worker';
 import { signCrmBody } from './crm-webhook-client';
 import { createDeliverToCrm } from './deliver-to-crm';
@@ -102,6 +103,7 @@ describe('crm queue', () => {
       db: worker.db,
       logger: worker.deps.logger,
       webhook: { url: crm.url, secret: SECRET, timeoutMs: 2000 },
+      claimTimeoutMs: claimTimeouts(worker.config).crm,
     });
     // The same job twice, as BullMQ hands it to a second worker when the first one's lock lapses.
     const data = { leadId: lead.leadId, deliveryId: lead.crmDeliveryId, event: 'lead.created' };

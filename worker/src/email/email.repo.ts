@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { DeliveryStatus } from '@guida/shared/delivery-status';
+import type { DeliveryStatus } from '@guida/shared/deliveries/delivery-statuses';
 import type { GdprRequestType } from '@guida/shared/gdpr-rules';
 import type { EmailKind } from '@guida/shared/jobs/email';
 
@@ -44,39 +44,4 @@ export function loadEmailContext(db: Knex, emailMessageId: number) {
       'r.request_type',
       'r.notes as request_notes',
     );
-}
-
-/**
- * Marks the email `sending` if it is still to be sent; false when another run of the job
- * claimed it first (the row lock makes the second claim wait, then find it taken), or it
- * was sent or given up meanwhile.
- */
-export async function claimEmail(db: Knex, id: number, attempts: number) {
-  const claimed = await db('email_messages')
-    .where({ id })
-    .whereIn('status', ['pending', 'retrying'])
-    .update({ status: 'sending', attempts, updated_at: db.fn.now() })
-    .returning('id');
-  return claimed.length === 1;
-}
-
-export async function loadEmailStatus(db: Knex, id: number) {
-  const row = await db('email_messages').where({ id }).first<{ status: DeliveryStatus } | undefined>('status');
-  return row?.status;
-}
-
-export async function recordEmailAttempt(
-  db: Knex,
-  id: number,
-  outcome: { status: DeliveryStatus; attempts: number; error?: string | null; messageId?: string },
-) {
-  await db('email_messages')
-    .where({ id })
-    .update({
-      status: outcome.status,
-      attempts: outcome.attempts,
-      last_error: outcome.error ?? null,
-      updated_at: db.fn.now(),
-      ...(outcome.messageId ? { provider_message_id: outcome.messageId, sent_at: db.fn.now() } : {}),
-    });
 }

@@ -26,10 +26,12 @@ export class EmailSendError extends Error {
 
 /**
  * nodemailer waits up to 2 minutes for a connection and 10 minutes on a silent socket, per
- * command: a hung server could hold a send past the 15 minutes after which the sweeper
- * hands a claimed email to another run (decision 019), and the email would go twice.
+ * command: a hung server could hold a send past the claim timeout below, after which
+ * another run takes the claimed email over (decision 021), and the email would go twice.
  */
 export const SMTP_TIMEOUTS = { connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 60_000 };
+/** Well beyond what the timeouts above let one send last (a minute of silence per command). */
+export const SMTP_CLAIM_TIMEOUT_MS = 15 * 60_000;
 
 /** SMTP over SMTP_URL. A 5xx answer rejects this recipient for good; the rest is retried. */
 export function createSmtpMailer(smtpUrl: string, from: string, timeouts = SMTP_TIMEOUTS): Mailer {

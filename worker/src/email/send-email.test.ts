@@ -5,6 +5,7 @@ import { sha256Hex } from '@guida/shared/server/personal-data-hash';
 import { startSmtpCapture, type SmtpCapture } from '@guida/testing/smtp-capture';
 import { waitFor } from '@guida/testing/wait-for';
 import { insertLead } from '@guida/testing/lead-fixture';
+import { claimTimeouts } from '../claim-timeouts';
 import { createTestWorker, type TestWorker } from '../testing/test-worker';
 import { createSendEmail } from './send-email';
 
@@ -74,6 +75,7 @@ describe('one email job run twice or abandoned mid-send', () => {
       confirmLinkTtlHours: worker.config.GDPR_CONFIRM_LINK_TTL_HOURS,
       exportLinkTtlDays: worker.config.GDPR_EXPORT_LINK_TTL_DAYS,
       retentionMonths: worker.config.RETENTION_MONTHS,
+      claimTimeoutMs: claimTimeouts(worker.config).email,
     });
   const jobFor = (emailMessageId: number) =>
     new Job(worker.deps.queues.queue('email'), sendEmailJob.name, { emailMessageId }, { attempts: sendEmailJob.attempts });
@@ -138,7 +140,7 @@ describe('one email job run twice or abandoned mid-send', () => {
     expect(smtp.emails).toHaveLength(1);
   });
 
-  it('sends an email whose claim a stopped worker left, once the sweeper released it', async () => {
+  it('sends an email whose claim a stopped worker left, once the sweeper enqueued it to be taken over', async () => {
     const address = `abandoned${Date.now()}@example.it`;
     const lead = await insertLead(worker.db, { email: address });
     const [row] = await worker.db('email_messages')

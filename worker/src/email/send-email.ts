@@ -1,16 +1,27 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { Knex } from 'knex';
+import {
+  claimEmail,
+  emailIsClaimable,
+  emailStatus,
+  handBackEmailClaim,
+  recordEmailDelivered,
+  recordEmailFailure,
+  skipEmail,
+} from '@guida/shared/deliveries/email-deliveries';
 import { sendEmailJob } from '@guida/shared/jobs/email';
 import type { Logger } from '@guida/shared/server/logger';
 import { forgetDeletionRequester } from '../gdpr/erasure';
 import { composeEmail, type ComposeSettings } from './compose-email';
-import { claimEmail, loadEmailContext, loadEmailStatus, recordEmailAttempt, type EmailContext } from './email.repo';
+import { loadEmailContext, type EmailContext } from './email.repo';
 import { EmailSendError, type Mailer } from './mailer';
 
 export interface SendEmailDeps extends ComposeSettings {
   db: Knex;
   logger: Logger;
   mailer: Mailer;
+  /** A claim older than this was left by a worker that stopped mid-send. */
+  claimTimeoutMs: number;
 }
 
 /**
@@ -33,30 +44,26 @@ export function createSendEmail(deps: SendEmailDeps) {
     const { emailMessageId } = sendEmailJob.schema.parse(job.data);
     const message = await loadEmailContext(deps.db, emailMessageId);
     if (!message) return 'skipped: email row no longer exists';
-    if (message.status !== 'pending' && message.status !== 'retrying') return `skipped: already ${message.status}`;
+    if (!emailIsClaimable(message.status)) return `skipped: already ${message.status}`;
     const attempts = job.attemptsMade + 1;
     // Claimed before composing: a data-rights email mints its link then, and a second
     // run's link would replace it, leaving a dead link in the email that went out.
-    if (!(await claimEmail(deps.db, emailMessageId, attempts))) {
-      const status = await loadEmailStatus(deps.db, emailMessageId);
+    if (!(await claimEmail(deps.db, message, attempts, deps.claimTimeoutMs))) {
+      const status = await emailStatus(deps.db, emailMessageId);
       return status ? `skipped: already ${status}` : 'skipped: email row no longer exists';
     }
     const email = await composeEmail(deps.db, message, deps).catch(async (error: unknown) => {
       // Hand the claim back (status and attempts as they were) for the job's next run.
-      await recordEmailAttempt(deps.db, emailMessageId, {
-        status: message.status,
-        attempts: message.attempts,
-        error: (error as Error).message,
-      });
+      await handBackEmailClaim(deps.db, emailMessageId, message, (error as Error).message);
       throw error;
     });
     if (!email) {
-      await recordEmailAttempt(deps.db, emailMessageId, { status: 'skipped', attempts: 0, error: 'nothing to send' });
+      await skipEmail(deps.db, emailMessageId, 'nothing to send');
       return 'skipped: nothing to send';
     }
     try {
       const { messageId } = await deps.mailer.send(email);
-      await recordEmailAttempt(deps.db, emailMessageId, { status: 'delivered', attempts, messageId });
+      await recordEmailDelivered(deps.db, emailMessageId, { attempts, messageId });
       await afterLastAttempt(deps.db, message);
       deps.logger.info(
         { leadId: message.lead_id, dataRequestId: message.data_request_id, emailMessageId, kind: message.kind },
@@ -68,11 +75,7 @@ export function createSendEmail(deps: SendEmailDeps) {
       // SMTP refusals often quote the recipient; the error goes to Postgres and Redis.
       const failure = new EmailSendError(cause.message.replaceAll(email.to, '<destinatario>'), cause.permanent);
       const lastAttempt = failure.permanent || attempts >= (job.opts.attempts ?? 1);
-      await recordEmailAttempt(deps.db, emailMessageId, {
-        status: lastAttempt ? 'failed' : 'retrying',
-        attempts,
-        error: failure.message,
-      });
+      await recordEmailFailure(deps.db, emailMessageId, { final: lastAttempt, attempts, error: failure.message });
       if (lastAttempt) await afterLastAttempt(deps.db, message);
       deps.logger.warn(
         { leadId: message.lead_id, dataRequestId: message.data_request_id, emailMessageId, attempts },

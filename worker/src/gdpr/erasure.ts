@@ -1,4 +1,6 @@
 import type { Knex } from 'knex';
+import { insertCrmDeliveries, settleCrmDeliveriesForErasure } from '@guida/shared/deliveries/crm-deliveries';
+import { forgetEmailErrors } from '@guida/shared/deliveries/email-deliveries';
 import { emailHash } from '@guida/shared/server/personal-data-hash';
 
 export type ErasureReason = 'request' | 'retention';
@@ -50,8 +52,9 @@ async function countAttached(trx: Knex.Transaction, leadIds: number[]) {
  *
  * - the leads themselves; their SMS rows and events, download token and downloads, email
  *   rows and 24-hour phone window go with them (ON DELETE CASCADE);
- * - CRM deliveries stay (the CRM must hear about the deletion): pending ones are
- *   skipped, errors cleared, and each remembers its lead id in subject_lead_id;
+ * - CRM deliveries stay (the CRM must hear about the deletion): those still on their
+ *   way (a post in flight too) are skipped, errors cleared, and each remembers its lead
+ *   id in subject_lead_id;
  * - consent proofs stay pseudonymised: address, network and browser blanked, the
  *   address's hash kept, so the proof can still be found for that address later;
  * - outbox messages sent to the person, and admin audit entries that mention the
@@ -76,14 +79,7 @@ export async function eraseLeads(
   ];
   const erasedRows: Record<string, number> = await countAttached(trx, leadIds);
 
-  erasedRows.crm_deliveries_anonymised = await trx('crm_deliveries')
-    .whereIn('lead_id', leadIds)
-    .update({
-      subject_lead_id: trx.raw('coalesce(subject_lead_id, lead_id)'),
-      last_error: null,
-      status: trx.raw(`CASE WHEN status IN ('pending', 'retrying') THEN 'skipped' ELSE status END`),
-      updated_at: trx.fn.now(),
-    });
+  erasedRows.crm_deliveries_anonymised = await settleCrmDeliveriesForErasure(trx, leadIds);
 
   erasedRows.gdpr_consents_pseudonymised = await trx('gdpr_consents')
     .where((query) => {
@@ -118,7 +114,7 @@ export async function eraseLeads(
         .select('id')
         .where((query) => void query.where('email_hash', hash).orWhere('email', person));
     erasedRows.gdpr_exports = await trx('gdpr_exports').whereIn('data_request_id', requestsOfPerson()).delete();
-    await trx('email_messages').whereIn('data_request_id', requestsOfPerson()).update({ last_error: null });
+    await forgetEmailErrors(trx, requestsOfPerson());
     erasedRows.gdpr_data_requests_anonymised = await trx('gdpr_data_requests')
       .whereIn('id', requestsOfPerson())
       .update({
@@ -133,13 +129,10 @@ export async function eraseLeads(
 
   erasedRows.ebook_requests = await trx('ebook_requests').whereIn('id', leadIds).delete();
 
-  const crmDeliveries = leadIds.length
-    ? (
-        await trx('crm_deliveries')
-          .insert(leadIds.map((leadId) => ({ lead_id: null, subject_lead_id: leadId, event: 'lead.deleted' })))
-          .returning<{ id: number; subject_lead_id: number }[]>(['id', 'subject_lead_id'])
-      ).map((row) => ({ id: row.id, leadId: row.subject_lead_id }))
-    : [];
+  const crmDeliveries = await insertCrmDeliveries(
+    trx,
+    leadIds.map((leadId) => ({ leadId: null, subjectLeadId: leadId, event: 'lead.deleted' as const })),
+  );
 
   const [erasure] = await trx('gdpr_erasures')
     .insert({
@@ -166,7 +159,7 @@ export async function forgetDeletionRequester(db: Knex, dataRequestId: number) {
       .first<{ email: string | null } | undefined>('email');
     if (!request?.email) return;
     await trx('outbox_messages').where({ recipient: request.email }).delete();
-    await trx('email_messages').where({ data_request_id: dataRequestId }).update({ last_error: null });
+    await forgetEmailErrors(trx, [dataRequestId]);
     await trx('gdpr_data_requests').where({ id: dataRequestId }).update({ email: null });
   });
 }

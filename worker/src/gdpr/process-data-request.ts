@@ -4,7 +4,8 @@ import { deliverToCrmJob } from '@guida/shared/jobs/crm';
 import { completeRectificationJob, erasePersonalDataJob, exportPersonalDataJob } from '@guida/shared/jobs/gdpr';
 import type { JobQueues } from '@guida/shared/server/job-queues';
 import type { Logger } from '@guida/shared/server/logger';
-import { scheduleEmail } from '@guida/shared/server/schedule-email';
+import { unsentLeadDeletedDeliveries } from '@guida/shared/deliveries/crm-deliveries';
+import { scheduleEmail } from '@guida/shared/deliveries/email-deliveries';
 import { cancelJobsOfLeads } from './cancel-lead-jobs';
 import { loadDataRequest, markCompleted, type DataRequestRow } from './data-requests.repo';
 import { eraseLeads, leadsOfEmail } from './erasure';
@@ -30,11 +31,7 @@ async function requestToProcess(db: Knex, id: number, types: DataRequestRow['req
 /** Enqueues the lead.deleted deliveries of these (erased) leads that are still pending. */
 export async function enqueueLeadDeletedEvents(deps: Pick<GdprJobDeps, 'db' | 'queues' | 'logger'>, leadIds: number[]) {
   if (leadIds.length === 0) return 0;
-  const pending = await deps.db('crm_deliveries')
-    .where({ event: 'lead.deleted' })
-    .whereIn('status', ['pending', 'retrying'])
-    .whereIn('subject_lead_id', leadIds)
-    .select<{ id: number; subject_lead_id: number }[]>('id', 'subject_lead_id');
+  const pending = await unsentLeadDeletedDeliveries(deps.db, leadIds);
   await deps.queues
     .enqueueMany(
       deliverToCrmJob,

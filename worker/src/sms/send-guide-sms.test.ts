@@ -5,6 +5,7 @@ import { TWILIO_ERRORS, startFakeTwilio, type FakeTwilio } from '@guida/testing/
 import { startSmtpCapture, type SmtpCapture } from '@guida/testing/smtp-capture';
 import { waitFor } from '@guida/testing/wait-for';
 import { insertLead } from '@guida/testing/lead-fixture';
+import { claimTimeouts } from '../claim-timeouts';
 import { createTestWorker, type TestWorker } from '../testing/test-worker';
 import { gsm7Length } from './gsm7';
 import { createSendGuideSms } from './send-guide-sms';
@@ -59,8 +60,10 @@ describe('sms queue with the real twilio client', () => {
       to: lead.telefono,
       from: 'GuidaFin',
       validityPeriod: '300',
-      statusCallback: 'https://guida.example.it/api/sms/status',
     });
+    const sms = await smsRow(lead.leadId);
+    // The callback URL names our SMS, so a report that arrives before its sid is recorded still finds it.
+    expect(message!.statusCallback).toBe(`https://guida.example.it/api/sms/status?sms=${sms.id}`);
     expect(message!.body).toBe(
       `Ciao Nicolò, ecco la tua guida gratuita: https://guida.example.it/g/${lead.token} (link valido 30 giorni)`,
     );
@@ -160,6 +163,7 @@ describe('sms queue with the real twilio client', () => {
       logger: worker.deps.logger,
       provider: worker.deps.smsProvider,
       publicBaseUrl: worker.config.PUBLIC_BASE_URL,
+      claimTimeoutMs: claimTimeouts(worker.config).sms,
       rateLimit: (ms) => worker.deps.queues.queue('sms').rateLimit(ms),
     });
     // The same job twice, as BullMQ hands it to a second worker when the first one's lock lapses.
@@ -175,5 +179,81 @@ describe('sms queue with the real twilio client', () => {
     expect(twilio.messages).toHaveLength(1);
     expect(await smsRow(lead.leadId)).toMatchObject({ status: 'sent', attempts: 1 });
     expect(await timeline(lead.leadId)).toEqual(['sending', 'sent']);
+  });
+});
+
+describe('an SMS claim left by a worker that stopped mid-send', () => {
+  let outbox: TestWorker;
+  beforeAll(async () => {
+    // The outbox provider: what "the provider took it" means is a row in outbox_messages.
+    outbox = await createTestWorker({}, { start: false });
+  });
+  afterAll(async () => {
+    await outbox.close();
+  });
+
+  const send = () =>
+    createSendGuideSms({
+      db: outbox.db,
+      queues: outbox.deps.queues,
+      logger: outbox.deps.logger,
+      provider: outbox.deps.smsProvider,
+      publicBaseUrl: outbox.config.PUBLIC_BASE_URL,
+      claimTimeoutMs: claimTimeouts(outbox.config).sms,
+      rateLimit: (ms) => outbox.deps.queues.queue('sms').rateLimit(ms),
+    });
+  const run = (leadId: number) =>
+    send()(new Job(outbox.deps.queues.queue('sms'), sendGuideSmsJob.name, { leadId }, { attempts: sendGuideSmsJob.attempts }));
+  /** As a worker leaves it when it stops between its claim and the outcome, `ageMs` ago. */
+  const abandonClaim = (leadId: number, ageMs: number) =>
+    outbox.db('sms_messages')
+      .where({ lead_id: leadId })
+      .update({ status: 'sending', attempts: 1, updated_at: outbox.db.raw('now() - make_interval(secs => ?)', [ageMs / 1000]) });
+  const outboxTo = (telefono: string) => outbox.db('outbox_messages').where({ channel: 'sms', recipient: telefono });
+  const eventsOf = async (leadId: number) => {
+    const sms = await outbox.db('sms_messages').where({ lead_id: leadId }).first();
+    return (await outbox.db('sms_events').where({ sms_message_id: sms.id }).orderBy('id')).map((event) => event.status);
+  };
+
+  it('is left alone while younger than the claim timeout (its worker may still be sending)', async () => {
+    const lead = await insertLead(outbox.db);
+    await abandonClaim(lead.leadId, claimTimeouts(outbox.config).sms - 10_000);
+    expect(await run(lead.leadId)).toBe('skipped: already sending');
+    expect(await outboxTo(lead.telefono)).toHaveLength(0);
+  });
+
+  it('is taken over once older than the claim timeout, and the SMS the provider never got is sent', async () => {
+    const lead = await insertLead(outbox.db);
+    await abandonClaim(lead.leadId, claimTimeouts(outbox.config).sms + 1000);
+    expect(await run(lead.leadId)).toBe('sent');
+    const messages = await outboxTo(lead.telefono);
+    expect(messages).toHaveLength(1);
+    expect(messages[0].body).toContain(`/g/${lead.token}`);
+    expect(await outbox.db('sms_messages').where({ lead_id: lead.leadId }).first()).toMatchObject({
+      status: 'sent',
+      attempts: 1,
+      provider_message_id: `outbox-${messages[0].id}`,
+    });
+    expect(await eventsOf(lead.leadId)).toEqual(['sending', 'sent']);
+  });
+
+  it('is taken over without sending again when the provider already took the SMS before its worker stopped', async () => {
+    const lead = await insertLead(outbox.db);
+    await abandonClaim(lead.leadId, claimTimeouts(outbox.config).sms + 1000);
+    // What the stopped worker handed over before it could record it.
+    const [earlier] = await outbox.db('outbox_messages')
+      .insert({ channel: 'sms', recipient: lead.telefono, body: `Ecco la tua guida: https://guida.example.it/g/${lead.token}` })
+      .returning('id');
+
+    expect(await run(lead.leadId)).toBe('sent before its worker stopped');
+    expect(await outboxTo(lead.telefono)).toHaveLength(1);
+    expect(await outbox.db('sms_messages').where({ lead_id: lead.leadId }).first()).toMatchObject({
+      status: 'sent',
+      provider_message_id: `outbox-${earlier.id}`,
+      error_message: expect.stringMatching(/found at the provider/),
+    });
+    expect(await eventsOf(lead.leadId)).toEqual(['sending', 'sent']);
+    // A second run finds it done.
+    expect(await run(lead.leadId)).toBe('skipped: already sent');
   });
 });

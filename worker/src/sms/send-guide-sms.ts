@@ -1,13 +1,23 @@
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Knex } from 'knex';
+import { scheduleEmail } from '@guida/shared/deliveries/email-deliveries';
+import {
+  claimSms,
+  handBackSmsClaim,
+  loadSmsToSend,
+  restoreAbandonedSmsClaim,
+  recordSmsFailure,
+  recordSmsSent,
+  skipSms,
+  smsIsClaimable,
+  smsStatus,
+} from '@guida/shared/deliveries/sms-deliveries';
 import { sendGuideSmsJob } from '@guida/shared/jobs/sms';
 import { daysLeft, guideLinkUrl } from '@guida/shared/lead-rules';
-import { sendGuideLinkByEmail } from '@guida/shared/server/guide-email-fallback';
 import type { JobQueues } from '@guida/shared/server/job-queues';
 import type { Logger } from '@guida/shared/server/logger';
 import { guideSmsText } from './guide-sms-text';
 import { SmsSendError, type SmsProvider } from './providers/sms-provider';
-import { claimSms, loadSmsContext, loadSmsStatus, recordSmsTransition } from './sms.repo';
 
 export interface SendGuideSmsDeps {
   db: Knex;
@@ -15,53 +25,68 @@ export interface SendGuideSmsDeps {
   logger: Logger;
   provider: SmsProvider;
   publicBaseUrl: string;
+  /** A claim older than this was left by a worker that stopped mid-send. */
+  claimTimeoutMs: number;
   /** Pauses the whole sms queue (every worker) after the provider answered 429. */
   rateLimit(ms: number): Promise<void>;
 }
 
+/** Clocks of ours and the provider's may differ this much when the earlier SMS is looked for. */
+const PROVIDER_CLOCK_MARGIN_MS = 60_000;
+
 /**
  * Sends the guide link by SMS, once. The job may run more than once, even two runs at the
  * same time (retries, sweeper, a stalled job recovered while its first run still sends),
- * so it claims the SMS (`sending`) in one statement before calling the provider and does
- * nothing unless the claim succeeds; a phone that already got an SMS from another lead in
- * 24 h is skipped.
+ * so it claims the SMS (`sending`) before calling the provider and does nothing unless
+ * the claim succeeds; a phone that already got an SMS from another lead in 24 h is
+ * skipped. A claim left by a worker that stopped mid-send is taken over once it is older
+ * than the claim timeout, and the provider is asked whether it got that SMS before it is
+ * sent again (decision 021).
  */
 export function createSendGuideSms(deps: SendGuideSmsDeps) {
   return async function sendGuideSms(job: Job): Promise<string> {
     const { leadId } = sendGuideSmsJob.schema.parse(job.data);
-    const sms = await loadSmsContext(deps.db, leadId);
+    const sms = await loadSmsToSend(deps.db, leadId);
     if (!sms) return 'skipped: the lead no longer exists';
-    if (sms.status !== 'pending' && sms.status !== 'retrying') return `skipped: already ${sms.status}`;
+    if (!smsIsClaimable(sms.status)) return `skipped: already ${sms.status}`;
 
     const attempts = job.attemptsMade + 1;
-    if (sms.phone_recently_served) {
-      await recordSmsTransition(deps.db, sms.sms_id, {
-        status: 'skipped',
-        attempts: attempts - 1,
-        errorMessage: 'this phone already received the guide in the last 24 hours',
-      });
+    if (sms.phone_recently_served && (await skipSms(deps.db, sms.sms_id, 'this phone already received the guide in the last 24 hours'))) {
       return 'skipped: phone already served within 24 h';
     }
 
-    if (!(await claimSms(deps.db, sms.sms_id, attempts))) {
-      const status = await loadSmsStatus(deps.db, sms.sms_id);
+    const claim = await claimSms(deps.db, sms, attempts, deps.claimTimeoutMs);
+    if (!claim) {
+      const status = await smsStatus(deps.db, sms.sms_id);
       return status ? `skipped: already ${status}` : 'skipped: the lead no longer exists';
     }
 
-    const body = guideSmsText({
-      nome: sms.nome,
-      link: guideLinkUrl(deps.publicBaseUrl, sms.token),
-      validDays: daysLeft(sms.expires_at),
-    });
+    const link = guideLinkUrl(deps.publicBaseUrl, sms.token);
+    if (claim === 'taken-over') {
+      const earlier = await deps.provider
+        .findSent({ to: sms.telefono, marker: link, since: new Date(sms.updated_at.getTime() - PROVIDER_CLOCK_MARGIN_MS) })
+        .catch(async (error: unknown) => {
+          // Unknown whether it went: the claim stays abandoned, so the next run asks again.
+          await restoreAbandonedSmsClaim(deps.db, sms);
+          throw error;
+        });
+      if (earlier) {
+        await recordSmsSent(deps.db, sms.sms_id, {
+          attempts,
+          provider: deps.provider.name,
+          providerMessageId: earlier.providerMessageId,
+          note: 'found at the provider: sent before its worker stopped',
+        });
+        deps.logger.warn({ leadId }, 'SMS of a stopped worker found at the provider: not sent again');
+        return 'sent before its worker stopped';
+      }
+      deps.logger.warn({ leadId }, 'SMS of a stopped worker not found at the provider: sending it');
+    }
 
     try {
-      const { providerMessageId } = await deps.provider.send({ to: sms.telefono, body, leadId });
-      await recordSmsTransition(deps.db, sms.sms_id, {
-        status: 'sent',
-        attempts,
-        provider: deps.provider.name,
-        providerMessageId,
-      });
+      const body = guideSmsText({ nome: sms.nome, link, validDays: daysLeft(sms.expires_at) });
+      const { providerMessageId } = await deps.provider.send({ to: sms.telefono, body, leadId, smsId: sms.sms_id });
+      await recordSmsSent(deps.db, sms.sms_id, { attempts, provider: deps.provider.name, providerMessageId });
       deps.logger.info({ leadId, attempts, provider: deps.provider.name }, 'SMS handed to the provider');
       return 'sent';
     } catch (error) {
@@ -69,34 +94,22 @@ export function createSendGuideSms(deps: SendGuideSmsDeps) {
         error instanceof SmsSendError
           ? error
           : new SmsSendError((error as Error).message, 'transient', null);
+      const reason = { provider: deps.provider.name, errorCode: failure.code, errorMessage: failure.message };
       if (failure.kind === 'rate-limited') {
         deps.logger.warn({ leadId }, 'SMS provider rate limit: pausing the queue');
-        // The job goes back to the queue without using an attempt: hand the claim back
-        // (status and attempts as they were) so that its next run can take it.
-        await recordSmsTransition(deps.db, sms.sms_id, {
-          status: sms.status,
-          attempts: sms.attempts,
-          provider: deps.provider.name,
-          errorCode: failure.code,
-          errorMessage: failure.message,
-        });
+        // The job goes back to the queue without using an attempt: so does the claim.
+        await handBackSmsClaim(deps.db, sms, reason);
         await deps.rateLimit(failure.retryAfterMs);
         throw Worker.RateLimitError();
       }
-      const lastAttempt = failure.kind === 'permanent' || attempts >= (job.opts.attempts ?? 1);
-      await recordSmsTransition(deps.db, sms.sms_id, {
-        status: lastAttempt ? 'failed' : 'retrying',
-        attempts,
-        provider: deps.provider.name,
-        errorCode: failure.code,
-        errorMessage: failure.message,
-      });
+      const final = failure.kind === 'permanent' || attempts >= (job.opts.attempts ?? 1);
+      await recordSmsFailure(deps.db, sms.sms_id, { ...reason, final, attempts });
       deps.logger.warn(
         { leadId, attempts, kind: failure.kind, code: failure.code },
-        lastAttempt ? 'SMS failed for good; sending the link by email' : 'SMS failed; will retry',
+        final ? 'SMS failed for good; sending the link by email' : 'SMS failed; will retry',
       );
-      if (!lastAttempt) throw failure;
-      await sendGuideLinkByEmail(deps, leadId);
+      if (!final) throw failure;
+      await scheduleEmail(deps, { leadId }, 'guide-link');
       throw new UnrecoverableError(failure.message);
     }
   };

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendGuideSmsJob } from '@guida/shared/jobs/sms';
 import { createLogger } from '@guida/shared/server/logger';
 import { insertLead } from '@guida/testing/lead-fixture';
+import { claimTimeouts } from '../claim-timeouts';
 import { createTestWorker, type TestWorker } from '../testing/test-worker';
 import { createSweepPendingDeliveries } from './sweep-pending-deliveries';
 
@@ -18,7 +19,13 @@ afterAll(async () => {
 });
 
 const sweepWithGrace = (graceMs: number) =>
-  createSweepPendingDeliveries({ db: worker.db, queues: worker.deps.queues, logger, graceMs });
+  createSweepPendingDeliveries({
+    db: worker.db,
+    queues: worker.deps.queues,
+    logger,
+    graceMs,
+    claimTimeouts: claimTimeouts(worker.config),
+  });
 
 describe('sweeping unsent deliveries', () => {
   it('enqueues pending and retrying deliveries that have no job, once', async () => {
@@ -82,51 +89,43 @@ describe('sweeping unsent deliveries', () => {
     expect(await worker.deps.queues.queue('sms').getJob(`lead-${fresh.leadId}`)).toBeUndefined();
   });
 
-  it('puts claims abandoned mid-send for 15 minutes back to retrying and enqueues them, not fresh claims', async () => {
+  it('enqueues claims older than their claim timeout, for their job to take over, and leaves fresh claims', async () => {
+    const timeouts = claimTimeouts(worker.config);
     const stale = await insertLead(worker.db);
     const fresh = await insertLead(worker.db);
-    const claim = (table: string, where: Record<string, number>, minutesAgo: number) =>
+    const claim = (table: string, where: Record<string, number>, ageMs: number) =>
       worker.db(table)
         .where(where)
-        .update({ status: 'sending', updated_at: worker.db.raw('now() - make_interval(mins => ?)', [minutesAgo]) });
-    await claim('sms_messages', { lead_id: stale.leadId }, 16);
-    await claim('crm_deliveries', { id: stale.crmDeliveryId }, 16);
-    await claim('sms_messages', { lead_id: fresh.leadId }, 14);
-    await claim('crm_deliveries', { id: fresh.crmDeliveryId }, 14);
+        .update({ status: 'sending', updated_at: worker.db.raw('now() - make_interval(secs => ?)', [ageMs / 1000]) });
+    await claim('sms_messages', { lead_id: stale.leadId }, timeouts.sms + 1000);
+    await claim('crm_deliveries', { id: stale.crmDeliveryId }, timeouts.crm + 1000);
+    await claim('sms_messages', { lead_id: fresh.leadId }, timeouts.sms - 5000);
+    await claim('crm_deliveries', { id: fresh.crmDeliveryId }, timeouts.crm - 5000);
     const [staleEmail, freshEmail] = await worker.db('email_messages')
       .insert([
         { lead_id: stale.leadId, kind: 'guide-link' },
         { lead_id: fresh.leadId, kind: 'guide-link' },
       ])
       .returning('id');
-    await claim('email_messages', { id: staleEmail.id }, 16);
-    await claim('email_messages', { id: freshEmail.id }, 14);
+    await claim('email_messages', { id: staleEmail.id }, timeouts.email + 1000);
+    await claim('email_messages', { id: freshEmail.id }, timeouts.email - 5000);
 
-    // A long grace: only the released claims are due, not the other tests' rows.
-    const result = await sweepWithGrace(60_000)();
+    // A long grace: only the abandoned claims are due, not the other tests' rows.
+    const result = await sweepWithGrace(60 * 60_000)();
     expect(result).toMatchObject({ sms: 1, crm: 1, email: 1, abandonedClaims: 3 });
 
-    const sms = await worker.db('sms_messages').where({ lead_id: stale.leadId }).first();
-    expect(sms).toMatchObject({ status: 'retrying', error_message: expect.stringMatching(/still sending after 15 minutes/) });
-    const events = await worker.db('sms_events').where({ sms_message_id: sms.id });
-    expect(events).toEqual([expect.objectContaining({ status: 'retrying', error_message: sms.error_message })]);
+    // The claims stay as they are: the job that runs next takes them over.
+    expect(await worker.db('sms_messages').where({ lead_id: stale.leadId }).first()).toMatchObject({ status: 'sending' });
     expect((await worker.deps.queues.queue('sms').getJob(`lead-${stale.leadId}`))?.data).toEqual({ leadId: stale.leadId });
-    const crm = await worker.db('crm_deliveries').where({ id: stale.crmDeliveryId }).first();
-    expect(crm).toMatchObject({ status: 'retrying', last_error: sms.error_message });
     expect((await worker.deps.queues.queue('crm').getJob(`lead-${stale.leadId}`))?.data).toEqual({
       leadId: stale.leadId,
       deliveryId: stale.crmDeliveryId,
       event: 'lead.created',
     });
-    const email = await worker.db('email_messages').where({ id: staleEmail.id }).first();
-    expect(email).toMatchObject({ status: 'retrying', last_error: sms.error_message });
     expect((await worker.deps.queues.queue('email').getJob(`email-${staleEmail.id}`))?.data).toEqual({
       emailMessageId: staleEmail.id,
     });
 
-    expect(await worker.db('sms_messages').where({ lead_id: fresh.leadId }).first()).toMatchObject({ status: 'sending' });
-    expect(await worker.db('crm_deliveries').where({ id: fresh.crmDeliveryId }).first()).toMatchObject({ status: 'sending' });
-    expect(await worker.db('email_messages').where({ id: freshEmail.id }).first()).toMatchObject({ status: 'sending' });
     expect(await worker.deps.queues.queue('sms').getJob(`lead-${fresh.leadId}`)).toBeUndefined();
     expect(await worker.deps.queues.queue('crm').getJob(`lead-${fresh.leadId}`)).toBeUndefined();
     expect(await worker.deps.queues.queue('email').getJob(`email-${freshEmail.id}`)).toBeUndefined();

@@ -219,39 +219,5 @@ export async function findLeadDetail(db: Knex, id: number): Promise<LeadDetail |
   };
 }
 
-/** A delivery in one of these is still to be sent, or being sent: it cannot be reopened. */
-const ON_ITS_WAY = ['pending', 'retrying', 'sending'];
-
-/**
- * Puts the lead's SMS back to pending, with a timeline entry, and gives an expired download
- * link new days so the resent SMS works. Null when the lead has no SMS or it is on its way.
- */
-export async function reopenSms(db: Knex, leadId: number, linkTtlDays: number) {
-  return db.transaction(async (trx) => {
-    const [sms] = await trx('sms_messages')
-      .where({ lead_id: leadId })
-      .whereNotIn('status', ON_ITS_WAY)
-      .update({ status: 'pending', error_code: null, error_message: null, delivered_at: null, updated_at: trx.fn.now() })
-      .returning<{ id: number }[]>('id');
-    if (!sms) return null;
-    await trx('sms_events').insert({ sms_message_id: sms.id, status: 'pending', provider_status: 'admin-resend' });
-    await trx('download_tokens')
-      .where({ lead_id: leadId })
-      .where('expires_at', '<', trx.raw(`now() + interval '1 day'`))
-      .update({ expires_at: trx.raw(`now() + make_interval(days => ?)`, [linkTtlDays]) });
-    return sms.id;
-  });
-}
-
-/** Puts the lead's first CRM delivery back to pending; null when there is none or it is on its way. */
-export async function reopenCrmDelivery(db: Knex, leadId: number) {
-  const [delivery] = await db('crm_deliveries')
-    .where({ lead_id: leadId, event: 'lead.created' })
-    .whereNotIn('status', ON_ITS_WAY)
-    .update({ status: 'pending', last_error: null, updated_at: db.fn.now() })
-    .returning<{ id: number }[]>('id');
-  return delivery?.id ?? null;
-}
-
 export const leadExists = async (db: Knex, id: number) =>
   Boolean(await db('ebook_requests').where({ id }).first('id'));

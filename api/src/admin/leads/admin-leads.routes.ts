@@ -1,6 +1,8 @@
 import { Router } from 'express';
 import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
+import { reopenCrmDelivery } from '@guida/shared/deliveries/crm-deliveries';
+import { reopenSms } from '@guida/shared/deliveries/sms-deliveries';
 import { deliverToCrmJob } from '@guida/shared/jobs/crm';
 import { sendGuideSmsJob } from '@guida/shared/jobs/sms';
 import { adminMessages } from '@guida/shared/messages';
@@ -10,7 +12,7 @@ import type { ApiDeps } from '../../dependencies';
 import { AppError, notFound } from '../../errors';
 import { parseOrThrow } from '../../http/validate';
 import { auditAdminAction } from '../audit-log';
-import { exportPages, findLeadDetail, leadExists, listLeads, reopenCrmDelivery, reopenSms } from './admin-leads.repo';
+import { exportPages, findLeadDetail, leadExists, listLeads } from './admin-leads.repo';
 
 const leadIdSchema = z.coerce.number().int().positive().max(2_147_483_647);
 
@@ -94,8 +96,8 @@ export function adminLeadsRouter(deps: ApiDeps) {
   router.post('/leads/:id/resend-sms', async (req, res) => {
     const id = leadId(req.params.id);
     if (!(await leadExists(deps.db, id))) throw notFound(adminMessages.leadNotFound);
-    const smsId = await reopenSms(deps.db, id, deps.config.GUIDE_LINK_TTL_DAYS);
-    if (smsId === null) throw new AppError(409, 'sms_in_progress', adminMessages.smsInProgress);
+    const smsId = await reopenSms(deps.db, id, deps.config.GUIDE_LINK_TTL_DAYS, 'admin-resend');
+    if (smsId === null) throw new AppError(409, 'no_sms', adminMessages.noSms);
     // If Redis is down the row stays pending and the sweeper enqueues it later.
     await deps.queues.enqueueAgain(sendGuideSmsJob, [{ leadId: id }]).catch((error: unknown) => {
       deps.logger.warn({ leadId: id, err: (error as Error).message }, 'resend not queued; the sweeper will');
@@ -108,12 +110,7 @@ export function adminLeadsRouter(deps: ApiDeps) {
     const id = leadId(req.params.id);
     if (!(await leadExists(deps.db, id))) throw notFound(adminMessages.leadNotFound);
     const deliveryId = await reopenCrmDelivery(deps.db, id);
-    if (deliveryId === null) {
-      const queued = await deps.db('crm_deliveries').where({ lead_id: id, event: 'lead.created' }).first('id');
-      throw queued
-        ? new AppError(409, 'crm_in_progress', adminMessages.crmInProgress)
-        : new AppError(409, 'no_crm_delivery', adminMessages.noCrmDelivery);
-    }
+    if (deliveryId === null) throw new AppError(409, 'no_crm_delivery', adminMessages.noCrmDelivery);
     await deps.queues
       .enqueueAgain(deliverToCrmJob, [{ deliveryId, leadId: id, event: 'lead.created' }])
       .catch((error: unknown) => {

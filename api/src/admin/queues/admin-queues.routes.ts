@@ -1,12 +1,15 @@
 import { Router } from 'express';
 import type { Knex } from 'knex';
+import { retryFailedCrmDelivery } from '@guida/shared/deliveries/crm-deliveries';
+import { DeliveryTransitionError } from '@guida/shared/deliveries/delivery-statuses';
+import { retryFailedEmail } from '@guida/shared/deliveries/email-deliveries';
+import { reopenSms } from '@guida/shared/deliveries/sms-deliveries';
 import { QUEUE_NAMES, type QueueName } from '@guida/shared/jobs/definition';
 import { adminMessages } from '@guida/shared/messages';
 import type { FailedJobs } from '@guida/shared/schemas/admin';
 import type { ApiDeps } from '../../dependencies';
 import { AppError, notFound } from '../../errors';
 import { auditAdminAction } from '../audit-log';
-import { reopenSms } from '../leads/admin-leads.repo';
 import { queueStats } from './queue-stats';
 
 const FAILED_JOBS_SHOWN = 50;
@@ -20,19 +23,18 @@ function queueName(raw: string | undefined): QueueName {
 }
 
 /**
- * Before a failed job runs again its database row must be "to send" again, or the
- * processor (which re-reads the row) would skip it as done.
+ * Before a failed job runs again its delivery must be "to send" again, or the processor
+ * (which re-reads it) would skip it as done. A delivery that is on its way or already
+ * done is refused (DeliveryTransitionError: 409), not re-run.
  */
-async function reopenRowOf(db: Knex, queue: QueueName, data: Record<string, unknown>, linkTtlDays: number) {
+async function reopenDeliveryOf(db: Knex, queue: QueueName, data: Record<string, unknown>, linkTtlDays: number) {
   const id = Number(queue === 'sms' ? data.leadId : queue === 'crm' ? data.deliveryId : data.emailMessageId);
   if (!Number.isInteger(id)) return;
-  if (queue === 'sms') await reopenSms(db, id, linkTtlDays);
-  if (queue === 'crm') {
-    await db('crm_deliveries').where({ id, status: 'failed' }).update({ status: 'pending', updated_at: db.fn.now() });
+  if (queue === 'sms' && (await reopenSms(db, id, linkTtlDays, 'admin-retry')) === null) {
+    throw new DeliveryTransitionError('sms', 'retry', null);
   }
-  if (queue === 'email') {
-    await db('email_messages').where({ id, status: 'failed' }).update({ status: 'pending', updated_at: db.fn.now() });
-  }
+  if (queue === 'crm') await retryFailedCrmDelivery(db, id);
+  if (queue === 'email') await retryFailedEmail(db, id);
 }
 
 /** Queue figures for the live dashboard, failed jobs with their reason, and retrying one. */
@@ -85,7 +87,7 @@ export function adminQueuesRouter(deps: ApiDeps) {
     const name = queueName(req.params.name);
     const job = await guarded(() => deps.queues.queue(name).getJob(req.params.id));
     if (!job || !(await guarded(() => job.isFailed()))) throw notFound(adminMessages.jobNotFound);
-    await reopenRowOf(deps.db, name, job.data as Record<string, unknown>, deps.config.GUIDE_LINK_TTL_DAYS);
+    await reopenDeliveryOf(deps.db, name, job.data as Record<string, unknown>, deps.config.GUIDE_LINK_TTL_DAYS);
     await guarded(() => job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true }));
     await auditAdminAction(deps.db, req, {
       action: 'retry_job',

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { OPERATOR_TIME_ZONE } from '@guida/shared/analytics-rules';
+import { SMS_HANDED_OVER_EVENT } from '@guida/shared/deliveries/delivery-statuses';
 import type { ConsentReport } from '@guida/shared/schemas/admin';
 import type { FunnelFilter } from '../../analytics/funnel.repo';
 
@@ -23,7 +24,7 @@ export async function timeToSms(db: Knex, filter: FunnelFilter): Promise<TimeToS
       FROM ebook_requests l
       JOIN sms_messages s ON s.lead_id = l.id
       CROSS JOIN LATERAL (
-        SELECT min(e.occurred_at) AS at FROM sms_events e WHERE e.sms_message_id = s.id AND e.status = 'sent'
+        SELECT min(e.occurred_at) AS at FROM sms_events e WHERE e.sms_message_id = s.id AND e.status = :handedOver
       ) first_sent
       WHERE first_sent.at IS NOT NULL
         AND l.created_at >= :from AND l.created_at < :to
@@ -42,6 +43,7 @@ export async function timeToSms(db: Knex, filter: FunnelFilter): Promise<TimeToS
       to: filter.to,
       landingPath: filter.landingPath ?? null,
       utmSource: filter.utmSource ?? null,
+      handedOver: SMS_HANDED_OVER_EVENT,
     },
   );
   return result.rows;

@@ -1,5 +1,5 @@
 import { OPERATOR_TIME_ZONE } from '@guida/shared/analytics-rules';
-import type { DeliveryStatus, SmsStatus } from '@guida/shared/delivery-status';
+import type { DeliveryStatus, SmsStatus } from '@guida/shared/deliveries/delivery-statuses';
 import type { EbookType } from '@guida/shared/lead-rules';
 
 /** Italian formats and labels of the admin pages (dates in the company's time zone). */

@@ -1,5 +1,5 @@
 import { useCallback, useRef } from 'react';
-import { SMS_STATUSES } from '@guida/shared/delivery-status';
+import { SMS_STATUSES } from '@guida/shared/deliveries/delivery-statuses';
 import type { EbookType } from '@guida/shared/lead-rules';
 import type { LeadFilters, LeadList } from '@guida/shared/schemas/admin';
 import { leadsExportUrl, useLeadList } from './admin-api';

@@ -13,5 +13,14 @@ export function createOutboxSmsProvider(db: Knex, logger: Logger): SmsProvider {
       logger.info({ leadId, outboxId: row!.id }, 'SMS stored in the outbox (SMS_PROVIDER=outbox)');
       return { providerMessageId: `outbox-${row!.id}` };
     },
+    async findSent({ to, marker, since }) {
+      const row = await db('outbox_messages')
+        .where({ channel: 'sms', recipient: to })
+        .where('created_at', '>=', since)
+        .whereRaw('position(? in body) > 0', [marker])
+        .orderBy('id', 'desc')
+        .first<{ id: number } | undefined>('id');
+      return row ? { providerMessageId: `outbox-${row.id}` } : null;
+    },
   };
 }

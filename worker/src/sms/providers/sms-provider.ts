@@ -3,11 +3,24 @@ export interface OutgoingSms {
   body: string;
   /** Lead id, for logs only. */
   leadId: number;
+  /** Our SMS id: the provider's status reports name it. */
+  smsId: number;
+}
+
+/** What identifies an SMS we may have handed over before a worker stopped mid-send. */
+export interface SentSmsQuery {
+  to: string;
+  /** A text only that SMS contains (its personal link). */
+  marker: string;
+  /** The earlier claim was taken then: the SMS cannot be older. */
+  since: Date;
 }
 
 export interface SmsProvider {
   readonly name: 'twilio' | 'outbox';
   send(message: OutgoingSms): Promise<{ providerMessageId: string }>;
+  /** The provider's id of an SMS matching the query, or null when it never got one. */
+  findSent(query: SentSmsQuery): Promise<{ providerMessageId: string } | null>;
 }
 
 /**

@@ -2,9 +2,14 @@ import http from 'node:http';
 import twilio from 'twilio';
 import type RequestClient from 'twilio/lib/base/RequestClient';
 import { z } from 'zod';
+import { SMS_STATUS_CALLBACK_ID_PARAM } from '@guida/shared/jobs/sms';
 import { SmsSendError, type SmsProvider } from './sms-provider';
 
 const TWILIO_DEFAULT_BASE = 'https://api.twilio.com';
+/** A call to Twilio that has not answered by then is given up (and retried). */
+export const TWILIO_REQUEST_TIMEOUT_MS = 15_000;
+/** Recent messages to one number that are looked through for one we may have sent. */
+const RECENT_MESSAGES_CHECKED = 20;
 
 /**
  * Twilio's own HTTP client, with every request sent to `baseUrl` instead of
@@ -15,7 +20,7 @@ class BaseUrlRequestClient extends twilio.RequestClient {
   private readonly base: URL;
 
   constructor(baseUrl: string) {
-    super({ timeout: 15_000, keepAlive: true });
+    super({ timeout: TWILIO_REQUEST_TIMEOUT_MS, keepAlive: true });
     this.base = new URL(baseUrl);
     if (this.base.protocol === 'http:') {
       this.axios.defaults.httpAgent = new http.Agent({ keepAlive: true, maxSockets: 64 });
@@ -61,12 +66,12 @@ export function createTwilioSmsProvider(settings: TwilioSettings): SmsProvider {
   const client = twilio(settings.accountSid, settings.authToken, {
     autoRetry: false,
     ...(settings.apiBaseUrl === TWILIO_DEFAULT_BASE
-      ? {}
+      ? { timeout: TWILIO_REQUEST_TIMEOUT_MS }
       : { httpClient: new BaseUrlRequestClient(settings.apiBaseUrl) }),
   });
   return {
     name: 'twilio',
-    async send({ to, body }) {
+    async send({ to, body, smsId }) {
       let answer: unknown;
       try {
         answer = await client.messages.create({
@@ -75,7 +80,8 @@ export function createTwilioSmsProvider(settings: TwilioSettings): SmsProvider {
           ...(settings.messagingServiceSid
             ? { messagingServiceSid: settings.messagingServiceSid }
             : { from: settings.from! }),
-          statusCallback: settings.statusCallbackUrl,
+          // Names our SMS, so a report that comes before we recorded Twilio's id still finds it.
+          statusCallback: `${settings.statusCallbackUrl}?${SMS_STATUS_CALLBACK_ID_PARAM}=${smsId}`,
           validityPeriod: settings.validitySeconds,
         });
       } catch (error) {
@@ -86,6 +92,19 @@ export function createTwilioSmsProvider(settings: TwilioSettings): SmsProvider {
         throw new SmsSendError('unexpected answer from Twilio (no message sid)', 'transient', null);
       }
       return { providerMessageId: parsed.data.sid };
+    },
+    // Twilio lists a number's messages newest first; one we sent carries the marker.
+    async findSent({ to, marker, since }) {
+      let recent: { sid: string; body: string | null; dateCreated: Date | null }[];
+      try {
+        recent = await client.messages.list({ to, limit: RECENT_MESSAGES_CHECKED });
+      } catch (error) {
+        throw classifyTwilioError(error);
+      }
+      const found = recent.find(
+        (message) => message.body?.includes(marker) && message.dateCreated !== null && message.dateCreated >= since,
+      );
+      return found ? { providerMessageId: found.sid } : null;
     },
   };
 }

@@ -1,0 +1,160 @@
+/**
+ * The life of a delivery — an SMS, a CRM post, an email — in one place: its statuses and
+ * which operation may move it from which status to which. The rest of this folder
+ * (sms-deliveries.ts, crm-deliveries.ts, email-deliveries.ts) is the only code that writes
+ * the delivery tables, and each write it makes is one of these transitions; a transition
+ * from a status not listed is refused with a DeliveryTransitionError. Browser-safe: the
+ * admin shows these statuses.
+ */
+
+/**
+ * sms_messages.status. `sending` is the claim a worker takes before calling the provider,
+ * so two runs of a job send once (decision 019); the provider's reports (sent, delivered,
+ * undelivered, failed) only ever move an SMS forward (see smsStatusRank).
+ */
+export const SMS_STATUSES = [
+  'pending',
+  'retrying',
+  'sending',
+  'sent',
+  'delivered',
+  'undelivered',
+  'failed',
+  'skipped',
+] as const;
+export type SmsStatus = (typeof SMS_STATUSES)[number];
+
+/** crm_deliveries.status and email_messages.status: delivered once the receiver took it. */
+export const DELIVERY_STATUSES = ['pending', 'retrying', 'sending', 'delivered', 'failed', 'skipped'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+export type DeliveryKind = 'sms' | 'crm' | 'email';
+
+export interface Transition<S extends string> {
+  readonly from: readonly S[];
+  readonly to: S;
+}
+
+/** Still to be sent: what a worker may claim and the sweeper re-enqueues. */
+const UNSENT = ['pending', 'retrying'] as const;
+/** Claimed by a worker that is calling the provider right now (or stopped while it did). */
+const SENDING = ['sending'] as const;
+
+export const SMS_TRANSITIONS = {
+  claim: { from: UNSENT, to: 'sending' },
+  /** A claim older than the claim timeout: its worker stopped mid-send (the provider is asked first). */
+  takeOver: { from: SENDING, to: 'sending' },
+  recordSent: { from: SENDING, to: 'sent' },
+  recordRetry: { from: SENDING, to: 'retrying' },
+  recordFailure: { from: SENDING, to: 'failed' },
+  /** The phone already got the guide from another lead within 24 hours. */
+  skip: { from: UNSENT, to: 'skipped' },
+  /** The admin's "resend" or "retry": only a finished SMS can go again. */
+  reopen: { from: ['sent', 'delivered', 'undelivered', 'failed', 'skipped'], to: 'pending' },
+} as const satisfies Record<string, Transition<SmsStatus>>;
+
+/** The provider rate-limited the call: the claim goes back to what it was (no attempt used). */
+export const SMS_HAND_BACK_FROM = SENDING;
+
+export const CRM_TRANSITIONS = {
+  claim: { from: UNSENT, to: 'sending' },
+  /** A claim older than the claim timeout; posting again is safe, the CRM dedupes by delivery id. */
+  takeOver: { from: SENDING, to: 'sending' },
+  recordDelivered: { from: SENDING, to: 'delivered' },
+  recordRetry: { from: SENDING, to: 'retrying' },
+  recordFailure: { from: SENDING, to: 'failed' },
+  /** No CRM configured, or the lead was erased before its post. */
+  skip: { from: UNSENT, to: 'skipped' },
+  /** Erasure: nothing more about the erased lead goes out, not even a post in flight. */
+  settleForErasure: { from: [...UNSENT, ...SENDING], to: 'skipped' },
+  /** The admin's "send to the CRM again". */
+  reopen: { from: ['delivered', 'failed', 'skipped'], to: 'pending' },
+  /** The admin's "retry" of a failed job. */
+  retryFailed: { from: ['failed'], to: 'pending' },
+} as const satisfies Record<string, Transition<DeliveryStatus>>;
+
+export const EMAIL_TRANSITIONS = {
+  claim: { from: UNSENT, to: 'sending' },
+  /** A claim older than the claim timeout (the SMTP client's own timeouts are far shorter). */
+  takeOver: { from: SENDING, to: 'sending' },
+  recordDelivered: { from: SENDING, to: 'delivered' },
+  recordRetry: { from: SENDING, to: 'retrying' },
+  recordFailure: { from: SENDING, to: 'failed' },
+  /** Claimed, then found to have nothing to say (its subject is gone). */
+  skip: { from: SENDING, to: 'skipped' },
+  /** The admin's "retry" of a failed job. */
+  retryFailed: { from: ['failed'], to: 'pending' },
+} as const satisfies Record<string, Transition<DeliveryStatus>>;
+
+/** Composing the email failed: the claim goes back to what it was. */
+export const EMAIL_HAND_BACK_FROM = SENDING;
+
+/** Statuses a delivery is still on its way in: the admin cannot send it again yet. */
+export const ON_ITS_WAY: readonly (SmsStatus & DeliveryStatus)[] = [...UNSENT, ...SENDING];
+
+/** SMS the provider took: they count as guides sent (live figures, time to SMS). */
+export const SMS_HANDED_OVER: readonly SmsStatus[] = ['sent', 'delivered'];
+
+/** Statuses after which the guide link goes by email instead. */
+export const SMS_FAILED_STATUSES: readonly SmsStatus[] = ['undelivered', 'failed'];
+
+/** The status whose first timeline entry marks the moment the provider took the SMS. */
+export const SMS_HANDED_OVER_EVENT: SmsStatus = 'sent';
+
+const SMS_STATUS_RANK: Record<SmsStatus, number> = {
+  pending: 0,
+  retrying: 1,
+  sending: 2,
+  sent: 3,
+  delivered: 4,
+  undelivered: 4,
+  failed: 4,
+  skipped: 4,
+};
+
+/** Provider reports may arrive late, repeated or out of order: an SMS only moves up in rank. */
+export function smsStatusRank(status: SmsStatus) {
+  return SMS_STATUS_RANK[status];
+}
+
+/** Maps a Twilio MessageStatus to ours; null for statuses we do not track. */
+export function smsStatusFromTwilio(status: string): SmsStatus | null {
+  switch (status) {
+    case 'accepted':
+    case 'scheduled':
+    case 'queued':
+    case 'sending':
+    case 'sent':
+      return 'sent';
+    case 'delivered':
+      return 'delivered';
+    case 'undelivered':
+      return 'undelivered';
+    case 'failed':
+    case 'canceled':
+      return 'failed';
+    default:
+      return null;
+  }
+}
+
+/**
+ * A transition asked for a delivery that is not in one of its `from` statuses (`current`
+ * is null when the delivery does not exist). The API answers it with 409 (404 without a
+ * delivery) and an Italian message chosen by `current`.
+ */
+export class DeliveryTransitionError extends Error {
+  constructor(
+    readonly kind: DeliveryKind,
+    readonly operation: string,
+    readonly current: SmsStatus | DeliveryStatus | null,
+  ) {
+    super(`${kind} delivery cannot ${operation} from ${current ?? 'no delivery'}`);
+    this.name = 'DeliveryTransitionError';
+  }
+
+  /** The delivery is still on its way (queued, retrying or being sent). */
+  get inProgress() {
+    return this.current !== null && (ON_ITS_WAY as readonly string[]).includes(this.current);
+  }
+}

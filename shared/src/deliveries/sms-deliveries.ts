@@ -1,0 +1,294 @@
+import type { Knex } from 'knex';
+import { preparedStatement } from '../server/prepared-statement';
+import {
+  DeliveryTransitionError,
+  SMS_FAILED_STATUSES,
+  SMS_HAND_BACK_FROM,
+  SMS_HANDED_OVER,
+  SMS_STATUSES,
+  SMS_TRANSITIONS,
+  smsStatusRank,
+  type SmsStatus,
+  type Transition,
+} from './delivery-statuses';
+import { dueRows, isClaimable, isTakeOver, sqlList, statusOf, type DueOptions } from './delivery-table';
+
+/**
+ * sms_messages and its timeline, sms_events: every write to them. Each status change
+ * appends a timeline entry in the same statement. The SMS of a lead is created with the
+ * lead (api/src/leads/leads.repo.ts, one statement for a whole batch of leads).
+ */
+
+export interface SmsToSend {
+  sms_id: number;
+  status: SmsStatus;
+  attempts: number;
+  /** When the status last changed: for a claim, when it was taken. */
+  updated_at: Date;
+  nome: string;
+  telefono: string;
+  token: string;
+  expires_at: Date;
+  /** Another lead with this phone already got an SMS in the last 24 hours. */
+  phone_recently_served: boolean;
+}
+
+// The statements of every SMS, prepared once per connection (see prepared-statement.ts).
+const loadStatement = preparedStatement<SmsToSend>(
+  'load-sms-to-send',
+  `
+SELECT s.id AS sms_id, s.status, s.attempts, s.updated_at, l.nome, l.telefono, t.token, t.expires_at,
+  EXISTS (
+    SELECT 1 FROM ebook_requests other
+    JOIN sms_messages served ON served.lead_id = other.id
+    WHERE other.telefono = l.telefono AND other.id <> l.id
+      AND served.status IN (${sqlList(SMS_HANDED_OVER)})
+      AND served.sent_at > now() - interval '24 hours'
+  ) AS phone_recently_served
+FROM sms_messages s
+JOIN ebook_requests l ON l.id = s.lead_id
+JOIN download_tokens t ON t.lead_id = s.lead_id
+WHERE s.lead_id = :leadId
+`,
+);
+
+/**
+ * One transition and its timeline entry, atomically. The row lock makes a second,
+ * concurrent claim wait, then find the row no longer in a `from` status.
+ */
+const transitionStatement = preparedStatement(
+  'sms-transition',
+  `
+WITH changed AS (
+  UPDATE sms_messages SET
+    status = :to,
+    attempts = COALESCE(:attempts, attempts),
+    updated_at = now(),
+    provider = COALESCE(:provider, provider),
+    provider_message_id = COALESCE(:providerMessageId, provider_message_id),
+    sent_at = CASE WHEN :to = '${SMS_TRANSITIONS.recordSent.to}' THEN now() ELSE sent_at END,
+    failed_at = CASE WHEN :to = '${SMS_TRANSITIONS.recordFailure.to}' THEN now() ELSE failed_at END,
+    error_code = :errorCode,
+    error_message = :errorMessage
+  WHERE id = :smsId AND status = ANY(:from::text[])
+    AND updated_at <= now() - make_interval(secs => :olderThanSeconds)
+  RETURNING id
+)
+INSERT INTO sms_events (sms_message_id, status, provider_status, error_code, error_message)
+SELECT id, :to, :providerStatus::text, :errorCode, :errorMessage FROM changed
+`,
+);
+
+interface SmsChange {
+  attempts?: number | null;
+  provider?: string | null;
+  providerMessageId?: string | null;
+  errorCode?: string | null;
+  errorMessage?: string | null;
+  /** Timeline note on who moved it (for example the admin's resend). */
+  providerStatus?: string | null;
+  olderThanMs?: number;
+}
+
+async function move(db: Knex, smsId: number, transition: Transition<SmsStatus>, change: SmsChange = {}) {
+  const result = await transitionStatement(db, {
+    smsId,
+    from: transition.from,
+    to: transition.to,
+    attempts: change.attempts ?? null,
+    provider: change.provider ?? null,
+    providerMessageId: change.providerMessageId ?? null,
+    errorCode: change.errorCode ?? null,
+    errorMessage: change.errorMessage ?? null,
+    providerStatus: change.providerStatus ?? null,
+    olderThanSeconds: (change.olderThanMs ?? 0) / 1000,
+  });
+  return result.rowCount === 1;
+}
+
+export async function loadSmsToSend(db: Knex, leadId: number): Promise<SmsToSend | undefined> {
+  return (await loadStatement(db, { leadId })).rows[0];
+}
+
+export const smsStatus = (db: Knex, smsId: number) => statusOf<SmsStatus>(db, 'sms_messages', smsId);
+
+/** True when a worker may try the SMS: claim it, or take over a claim. */
+export const smsIsClaimable = (status: SmsStatus) => isClaimable(SMS_TRANSITIONS, status);
+
+/**
+ * Takes the SMS (`sending`, with a timeline entry) before the provider is called; null
+ * when another run holds it, or it was sent or given up meanwhile. `attempts` counts
+ * this attempt. A claim older than `claimTimeoutMs` was left by a worker that stopped
+ * while it called the provider, and is taken over ('taken-over'): the provider may have
+ * taken that SMS, so ask it before sending again.
+ */
+export async function claimSms(
+  db: Knex,
+  sms: { sms_id: number; status: SmsStatus },
+  attempts: number,
+  claimTimeoutMs: number,
+): Promise<'claimed' | 'taken-over' | null> {
+  if (isTakeOver(SMS_TRANSITIONS, sms.status)) {
+    const taken = await move(db, sms.sms_id, SMS_TRANSITIONS.takeOver, {
+      attempts,
+      olderThanMs: claimTimeoutMs,
+      errorMessage: `claim taken over after ${claimTimeoutMs / 1000} s: its worker stopped mid-send`,
+    });
+    return taken ? 'taken-over' : null;
+  }
+  return (await move(db, sms.sms_id, SMS_TRANSITIONS.claim, { attempts })) ? 'claimed' : null;
+}
+
+/** The provider took the SMS (now, or, after a takeover, before its worker stopped). */
+export async function recordSmsSent(
+  db: Knex,
+  smsId: number,
+  sent: { attempts: number; provider: string; providerMessageId: string; note?: string },
+) {
+  const moved = await move(db, smsId, SMS_TRANSITIONS.recordSent, {
+    attempts: sent.attempts,
+    provider: sent.provider,
+    providerMessageId: sent.providerMessageId,
+    errorMessage: sent.note ?? null,
+  });
+  if (moved) return true;
+  // The provider's status callback (which names our SMS) came first and moved it on.
+  const filled = await db('sms_messages')
+    .where({ id: smsId, provider_message_id: sent.providerMessageId })
+    .update({ attempts: sent.attempts, provider: sent.provider, sent_at: db.raw('COALESCE(sent_at, now())') });
+  return filled === 1;
+}
+
+/** The provider refused or could not be reached: retried later, or given up (`final`). */
+export const recordSmsFailure = (
+  db: Knex,
+  smsId: number,
+  failure: { final: boolean; attempts: number; provider: string; errorCode: string | null; errorMessage: string },
+) =>
+  move(db, smsId, failure.final ? SMS_TRANSITIONS.recordFailure : SMS_TRANSITIONS.recordRetry, failure);
+
+/**
+ * The provider asked us to slow down: the job goes back to its queue without using an
+ * attempt, so the claim goes back to what it was before (status and attempts) for its
+ * next run. A claim taken over goes back to `retrying`: the provider was asked already.
+ */
+export function handBackSmsClaim(
+  db: Knex,
+  before: { sms_id: number; status: SmsStatus; attempts: number },
+  reason: { provider: string; errorCode: string | null; errorMessage: string },
+) {
+  const to = isTakeOver(SMS_TRANSITIONS, before.status) ? SMS_TRANSITIONS.recordRetry.to : before.status;
+  return move(db, before.sms_id, { from: SMS_HAND_BACK_FROM, to }, { ...reason, attempts: before.attempts });
+}
+
+/**
+ * Taking over a claim, the provider could not be asked whether it got the SMS: the claim
+ * goes back as it was (abandoned, with its time), so the next run asks again.
+ */
+export async function restoreAbandonedSmsClaim(db: Knex, before: { sms_id: number; attempts: number; updated_at: Date }) {
+  await db('sms_messages')
+    .where({ id: before.sms_id, status: SMS_TRANSITIONS.takeOver.to })
+    .update({ attempts: before.attempts, updated_at: before.updated_at });
+}
+
+/** The phone already got the guide from another lead within 24 hours: nothing is sent. */
+export const skipSms = (db: Knex, smsId: number, reason: string) =>
+  move(db, smsId, SMS_TRANSITIONS.skip, { errorMessage: reason });
+
+/**
+ * The admin's resend (or retry of a failed job): the SMS goes back to pending, and an
+ * expired download link gets new days so the resent SMS works. Refused while the SMS is
+ * on its way; null when the lead has no SMS.
+ */
+export async function reopenSms(db: Knex, leadId: number, linkTtlDays: number, origin: string) {
+  return db.transaction(async (trx) => {
+    const sms = await trx('sms_messages').where({ lead_id: leadId }).forUpdate().first<{ id: number; status: SmsStatus }>('id', 'status');
+    if (!sms) return null;
+    const reopen = SMS_TRANSITIONS.reopen;
+    if (!(reopen.from as readonly SmsStatus[]).includes(sms.status)) {
+      throw new DeliveryTransitionError('sms', 'reopen', sms.status);
+    }
+    await trx('sms_messages')
+      .where({ id: sms.id })
+      // Late reports about the earlier SMS must not move the new one: forget its provider id.
+      .update({
+        status: reopen.to,
+        provider_message_id: null,
+        error_code: null,
+        error_message: null,
+        delivered_at: null,
+        updated_at: trx.fn.now(),
+      });
+    await trx('sms_events').insert({ sms_message_id: sms.id, status: reopen.to, provider_status: origin });
+    await trx('download_tokens')
+      .where({ lead_id: leadId })
+      .where('expires_at', '<', trx.raw(`now() + interval '1 day'`))
+      .update({ expires_at: trx.raw(`now() + make_interval(days => ?)`, [linkTtlDays]) });
+    return sms.id;
+  });
+}
+
+const RANK_OF_CURRENT_STATUS = `CASE status ${SMS_STATUSES.map(
+  (status) => `WHEN '${status}' THEN ${smsStatusRank(status)}`,
+).join(' ')} END`;
+
+/**
+ * A provider report moves the SMS forward and appends it to the timeline, in one
+ * statement; repeated, late or out-of-order reports (not above the current rank) change
+ * nothing. The report names our SMS (`smsId`, from the callback URL) as well as the
+ * provider's id, so a report that arrives before the worker recorded that id, or after
+ * the worker stopped mid-send, still finds it.
+ */
+const providerReportStatement = preparedStatement<{ lead_id: number }>(
+  'sms-provider-report',
+  `
+WITH changed AS (
+  UPDATE sms_messages SET
+    status = :status,
+    updated_at = now(),
+    provider_message_id = COALESCE(provider_message_id, :providerMessageId),
+    sent_at = COALESCE(sent_at, now()),
+    error_code = COALESCE(:errorCode, error_code),
+    delivered_at = CASE WHEN :status = 'delivered' THEN now() ELSE delivered_at END,
+    failed_at = CASE WHEN :status IN (${sqlList(SMS_FAILED_STATUSES)}) THEN now() ELSE failed_at END
+  WHERE (provider_message_id = :providerMessageId
+      OR (id = :smsId AND provider_message_id IS NULL AND status IN (${sqlList(SMS_TRANSITIONS.recordSent.from)})))
+    AND ${RANK_OF_CURRENT_STATUS} < :rank
+  RETURNING id, lead_id
+), logged AS (
+  INSERT INTO sms_events (sms_message_id, status, provider_status, error_code)
+  SELECT id, :status, :providerStatus::text, :errorCode FROM changed
+)
+SELECT lead_id FROM changed
+`,
+);
+
+export interface ProviderReport {
+  providerMessageId: string;
+  /** Our SMS id, when the report carries it. */
+  smsId: number | null;
+  status: SmsStatus;
+  providerStatus: string;
+  errorCode: string | null;
+}
+
+/** Applies a provider report; the lead id when the SMS changed, else null. */
+export async function applySmsProviderReport(db: Knex, report: ProviderReport): Promise<number | null> {
+  const { rows } = await providerReportStatement(db, {
+    providerMessageId: report.providerMessageId,
+    smsId: report.smsId,
+    status: report.status,
+    rank: smsStatusRank(report.status),
+    providerStatus: report.providerStatus,
+    errorCode: report.errorCode,
+  });
+  return rows[0]?.lead_id ?? null;
+}
+
+/** Leads whose SMS a worker should run now (see dueRows), and whether its claim was abandoned. */
+export async function listSmsDue(db: Knex, options: DueOptions) {
+  const rows = await dueRows(db, 'sms_messages', SMS_TRANSITIONS.claim.from, SMS_TRANSITIONS.takeOver.from, options).select<
+    { lead_id: number; status: SmsStatus }[]
+  >('lead_id', 'status');
+  return rows.map((row) => ({ leadId: row.lead_id, abandoned: isTakeOver(SMS_TRANSITIONS, row.status) }));
+}
