@@ -25,9 +25,13 @@ async function sentSms() {
   return { leadId: created.body.id as number, sid };
 }
 
-function callback(params: Record<string, string>, signature = twilio.getExpectedTwilioSignature(AUTH_TOKEN, CALLBACK_URL, params)) {
+function callback(
+  params: Record<string, string>,
+  signature = twilio.getExpectedTwilioSignature(AUTH_TOKEN, CALLBACK_URL, params),
+  query = '',
+) {
   return request(api.app)
-    .post('/api/sms/status')
+    .post(`/api/sms/status${query}`)
     .type('form')
     .set('X-Twilio-Signature', signature)
     .send(params);
@@ -108,5 +112,38 @@ describe('POST /api/sms/status', () => {
   it('answers 400 to a signed callback with a malformed message sid', async () => {
     const response = await callback(statusParams('not-a-sid', 'delivered'));
     expect(response.status).toBe(400);
+  });
+
+  it('finds the SMS named in its callback URL when the report comes before the worker recorded the sid', async () => {
+    const created = await request(api.app).post('/api/ebook-request').send(validLead());
+    // Claimed and handed to Twilio; the worker has not written Twilio's answer yet (or stopped).
+    await api.db('sms_messages').where({ lead_id: created.body.id }).update({ status: 'sending' });
+    const sms = await api.db('sms_messages').where({ lead_id: created.body.id }).first();
+    const sid = `SM${'a'.repeat(32)}`;
+    const query = `?sms=${sms.id}`;
+    const signed = (params: Record<string, string>) =>
+      twilio.getExpectedTwilioSignature(AUTH_TOKEN, `${CALLBACK_URL}${query}`, params);
+
+    // Signed for another SMS id: the URL is part of what Twilio signs.
+    const params = statusParams(sid, 'sent');
+    const moved = await callback(params, twilio.getExpectedTwilioSignature(AUTH_TOKEN, `${CALLBACK_URL}?sms=1`, params), query);
+    expect(moved.status).toBe(403);
+
+    expect((await callback(params, signed(params), query)).status).toBe(204);
+    expect(await api.db('sms_messages').where({ id: sms.id }).first()).toMatchObject({
+      status: 'sent',
+      provider_message_id: sid,
+      sent_at: expect.any(Date),
+    });
+    const delivered = statusParams(sid, 'delivered');
+    expect((await callback(delivered, signed(delivered), query)).status).toBe(204);
+    expect(await api.db('sms_messages').where({ id: sms.id }).first()).toMatchObject({ status: 'delivered' });
+
+    // Another message's report naming this SMS does not take it over.
+    const other = statusParams(`SM${'b'.repeat(32)}`, 'failed');
+    expect((await callback(other, signed(other), query)).status).toBe(204);
+    expect(await api.db('sms_messages').where({ id: sms.id }).first()).toMatchObject({ status: 'delivered', provider_message_id: sid });
+    const events = await api.db('sms_events').where({ sms_message_id: sms.id }).orderBy('id');
+    expect(events.map((event) => event.status)).toEqual(['sent', 'delivered']);
   });
 });

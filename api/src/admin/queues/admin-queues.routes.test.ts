@@ -124,4 +124,52 @@ describe('failed jobs', () => {
       await failing.close();
     }
   }, 30_000);
+
+  it('refuses with 409 to retry a job whose delivery is being sent, or already done, and leaves both alone', async () => {
+    const failing = await createTestApi();
+    const { agent, csrfToken } = await signInAsAdmin(failing);
+    const sending = await insertLead(failing.db);
+    const delivered = await insertLead(failing.db);
+    await failing.db('sms_messages').where({ lead_id: sending.leadId }).update({ status: 'sending' });
+    await failing.db('crm_deliveries').where({ id: delivered.crmDeliveryId }).update({ status: 'delivered' });
+    const sms = failing.deps.queues.queue('sms');
+    const crm = failing.deps.queues.queue('crm');
+    await sms.add(sendGuideSmsJob.name, { leadId: sending.leadId }, { jobId: `lead-${sending.leadId}`, attempts: 1 });
+    await crm.add(
+      deliverToCrmJob.name,
+      { leadId: delivered.leadId, deliveryId: delivered.crmDeliveryId, event: 'lead.created' },
+      { jobId: `lead-${delivered.leadId}`, attempts: 1 },
+    );
+    const failEvery = (queue: string) =>
+      new Worker(
+        queue,
+        async () => {
+          throw new Error('provider down');
+        },
+        { connection: failing.deps.redis.duplicate({ maxRetriesPerRequest: null }), prefix: failing.prefix },
+      );
+    const workers = [failEvery('sms'), failEvery('crm')];
+    try {
+      await waitFor(async () => (await sms.getFailedCount()) > 0 && (await crm.getFailedCount()) > 0, {
+        what: 'both jobs to fail',
+      });
+      await Promise.all(workers.map((worker) => worker.close()));
+
+      const inFlight = await agent.post(`/api/admin/queues/sms/jobs/lead-${sending.leadId}/retry`).set('X-CSRF-Token', csrfToken);
+      expect(inFlight.status).toBe(409);
+      expect(inFlight.body.message).toBe(adminMessages.smsInProgress);
+      const done = await agent.post(`/api/admin/queues/crm/jobs/lead-${delivered.leadId}/retry`).set('X-CSRF-Token', csrfToken);
+      expect(done.status).toBe(409);
+      expect(done.body.message).toBe(adminMessages.deliveryFinished);
+
+      expect(await sms.getJobState(`lead-${sending.leadId}`)).toBe('failed');
+      expect(await crm.getJobState(`lead-${delivered.leadId}`)).toBe('failed');
+      expect(await failing.db('sms_messages').where({ lead_id: sending.leadId }).first()).toMatchObject({ status: 'sending' });
+      expect(await failing.db('crm_deliveries').where({ id: delivered.crmDeliveryId }).first()).toMatchObject({ status: 'delivered' });
+      expect(await failing.db('admin_audit_log').where({ action: 'retry_job' })).toHaveLength(0);
+    } finally {
+      await Promise.all(workers.map((worker) => worker.close()));
+      await failing.close();
+    }
+  }, 30_000);
 });
