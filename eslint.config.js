@@ -8,7 +8,8 @@ import tseslint from 'typescript-eslint';
 const forbid = (names, message) => names.map((name) => ({ group: [name, `${name}/*`], message }));
 
 const WEB_BUILD_TIME = ['web/app/**/*.server.ts', 'web/tooling/**', 'web/react-router.config.ts'];
-/** @type {{ group: string[], message: string }[]} */
+/** @typedef {{ group: string[], message: string } | { regex: string, message: string }} RestrictedImport */
+/** @type {RestrictedImport[]} */
 const WEB_TO_SERVER = [
   ...forbid(['@guida/api', '@guida/worker', '@guida/migrations'], 'web talks to the API over HTTP only.'),
   { group: ['**/api/src/**', '**/worker/src/**'], message: 'web never imports api or worker code.' },
@@ -24,7 +25,7 @@ const NO_TEST_HELPERS = {
  * One rule entry per area (flat config replaces, not merges, a rule's options): production
  * files get the area's patterns plus "no test helpers", test files the area's patterns.
  * @param {string[]} files
- * @param {{ group: string[], message: string }[]} patterns
+ * @param {RestrictedImport[]} patterns
  * @param {string[]} [ignores] files of the area checked by another entry
  * @returns {import('eslint').Linter.Config[]}
  */
@@ -35,9 +36,80 @@ const importBoundaries = (files, patterns, ignores = []) => [
     rules: { 'no-restricted-imports': ['error', { patterns: [...patterns, NO_TEST_HELPERS] }] },
   },
   {
-    files: files.flatMap((area) => TEST_FILES.map((test) => `${area.replace('/**', '')}/${test}`)),
+    // An inner array matches what matches all of its globs: the area's test files.
+    files: files.flatMap((area) => TEST_FILES.map((test) => [area, test])),
+    ignores,
     rules: { 'no-restricted-imports': ['error', { patterns }] },
   },
+];
+
+/** First-level folders of api/src and worker/src that every feature may use; the others are features. */
+const SHARED_INFRASTRUCTURE = ['http', 'db', 'testing'];
+/** How many folders deep feature files are checked (`<feature>/<sub>/<sub>/file.ts`). */
+const FEATURE_DEPTHS = [1, 2, 3];
+
+/**
+ * Feature folders talk through their front door (decision 023): from another feature only
+ * `../<feature>` (its index.ts) may be imported. A path that climbs to src (one `../` per
+ * folder the file is deep) and goes past a folder other than the shared infrastructure is
+ * another feature's internals.
+ * @param {number} depth folders between src and the importing file
+ * @param {string[]} [allowed] paths from src that this file may still import (exceptions)
+ * @returns {RestrictedImport}
+ */
+const featureInternals = (depth, allowed = []) => {
+  const open = [
+    ...SHARED_INFRASTRUCTURE.map((folder) => `${folder}/`),
+    ...allowed.map((path) => `${path.replaceAll('.', '\\.')}$`),
+  ];
+  return {
+    regex: `^(\\.\\./){${depth}}(?!${open.join('|')})[^./][^/]*/(?!index$)`,
+    message:
+      'a feature imports another feature only through its front door, `<feature>/index.ts` (docs/decisions/023); ' +
+      'within a feature, import without climbing to src.',
+  };
+};
+
+/**
+ * The feature rule for `<src>/<feature>/**`, with the package's own patterns repeated (an
+ * entry replaces them).
+ * @param {string} src
+ * @param {RestrictedImport[]} patterns the package's patterns
+ * @param {Record<string, string[]>} [exceptions] file → paths from src it may still import
+ * @returns {import('eslint').Linter.Config[]}
+ */
+const featureBoundaries = (src, patterns, exceptions = {}) => [
+  ...FEATURE_DEPTHS.flatMap((depth) =>
+    importBoundaries(
+      [`${src}/${'*/'.repeat(depth)}*.ts`],
+      [...patterns, featureInternals(depth)],
+      SHARED_INFRASTRUCTURE.map((folder) => `${src}/${folder}/**`),
+    ),
+  ),
+  ...Object.entries(exceptions).flatMap(([file, allowed]) =>
+    importBoundaries([file], [...patterns, featureInternals(file.slice(src.length + 1).split('/').length - 1, allowed)]),
+  ),
+];
+
+const WORKER_IMPORTS = [
+  ...forbid(['@guida/api', '@guida/web'], 'the worker shares code with the API only through @guida/shared.'),
+  { group: ['**/api/src/**', '**/web/app/**'], message: 'the worker never imports api or web code.' },
+];
+/**
+ * Back-edges between worker features that the worker rewrite of issue 11 removes: delete
+ * each line as its import goes, and the constant with the last one.
+ * @type {Record<string, string[]>}
+ */
+const WORKER_FEATURE_EXCEPTIONS = {
+  'worker/src/email/send-email.ts': ['gdpr/erasure'],
+  'worker/src/email/compose-email.ts': ['gdpr/gdpr-emails'],
+  'worker/src/gdpr/gdpr-emails.ts': ['email/email.repo', 'email/mailer'],
+  'worker/src/retention/apply-retention.ts': ['gdpr/erasure', 'gdpr/process-data-request'],
+  'worker/src/retention/apply-retention.test.ts': ['email/compose-email'],
+};
+const API_IMPORTS = [
+  ...forbid(['@guida/worker', '@guida/web'], 'the API shares code with the worker only through @guida/shared.'),
+  { group: ['**/worker/src/**', '**/web/app/**'], message: 'the API never imports worker or web code.' },
 ];
 
 export default tseslint.config(
@@ -75,7 +147,8 @@ export default tseslint.config(
     },
   },
   // Import boundaries: web and worker never import api; shared imports nothing of ours;
-  // production code never imports test helpers.
+  // production code never imports test helpers; feature folders of api and worker import
+  // each other only through a front door.
   ...importBoundaries(
     ['web/**'],
     [
@@ -89,14 +162,10 @@ export default tseslint.config(
   ),
   // Build-time code of the web (loaders' helpers, build hooks) may read the configuration.
   ...importBoundaries(WEB_BUILD_TIME, WEB_TO_SERVER),
-  ...importBoundaries(['worker/**'], [
-    ...forbid(['@guida/api', '@guida/web'], 'the worker shares code with the API only through @guida/shared.'),
-    { group: ['**/api/src/**', '**/web/app/**'], message: 'the worker never imports api or web code.' },
-  ]),
-  ...importBoundaries(['api/**'], [
-    ...forbid(['@guida/worker', '@guida/web'], 'the API shares code with the worker only through @guida/shared.'),
-    { group: ['**/worker/src/**', '**/web/app/**'], message: 'the API never imports worker or web code.' },
-  ]),
+  ...importBoundaries(['worker/**'], WORKER_IMPORTS),
+  ...featureBoundaries('worker/src', WORKER_IMPORTS, WORKER_FEATURE_EXCEPTIONS),
+  ...importBoundaries(['api/**'], API_IMPORTS),
+  ...featureBoundaries('api/src', API_IMPORTS),
   ...importBoundaries(['shared/**'], [
     ...forbid(
       ['@guida/api', '@guida/worker', '@guida/web', '@guida/migrations', '@guida/testing'],

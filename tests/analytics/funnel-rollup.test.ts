@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@guida/shared/server/logger';
 import { createTestDatabase, type TestDatabase } from '@guida/testing/test-database';
 import { reportRange } from '../../api/src/admin/reports/report-range';
-import { abandonedFields, funnelByDay, timeOnPage, type FunnelFilter } from '../../api/src/analytics/funnel.repo';
+import { abandonedFields, funnelByDay, timeOnPage, type FunnelFilter } from '../../api/src/admin/reports/funnel.repo';
 import { createRollUpFunnel } from '../../worker/src/analytics/roll-up-funnel';
 
 let database: TestDatabase;

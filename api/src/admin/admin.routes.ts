@@ -10,10 +10,10 @@ import { createSessionStore, type AdminSessionData } from './admin-session';
 import { findUserByUsername, recordLogin } from './admin-users.repo';
 import { audit } from './audit-log';
 import { verifyPassword } from './password-hash';
+import { adminDataRequestsRouter } from './data-requests/admin-data-requests.routes';
 import { adminLeadsRouter } from './leads/admin-leads.routes';
 import { adminQueuesRouter } from './queues/admin-queues.routes';
 import { adminReportsRouter } from './reports/admin-reports.routes';
-import { gdprAdminRouter } from '../gdpr/gdpr-admin.routes';
 
 const LOGIN_WINDOW_SECONDS = 15 * 60;
 /** Per address: enough for a team behind one NAT, far too few for guessing. */
@@ -117,6 +117,6 @@ export function adminRouter(deps: ApiDeps) {
   router.use(adminLeadsRouter(deps));
   router.use(adminQueuesRouter(deps));
   router.use(adminReportsRouter(deps));
-  router.use(gdprAdminRouter(deps));
+  router.use(adminDataRequestsRouter(deps));
   return router;
 }

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { OPERATOR_TIME_ZONE } from '@guida/shared/analytics-rules';
 import { SMS_HANDED_OVER_EVENT } from '@guida/shared/deliveries/delivery-statuses';
 import type { ConsentReport } from '@guida/shared/schemas/admin';
-import type { FunnelFilter } from '../../analytics/funnel.repo';
+import type { FunnelFilter } from './funnel.repo';
 
 export interface TimeToSmsRow {
   day: string;

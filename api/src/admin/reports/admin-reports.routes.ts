@@ -1,9 +1,9 @@
 import { Router } from 'express';
 import { dateRangeQuerySchema, type FunnelReport } from '@guida/shared/schemas/admin';
 import type { ApiDeps } from '../../dependencies';
-import { abandonedFields, funnelByDay, timeOnPage } from '../../analytics/funnel.repo';
 import { parseOrThrow } from '../../http/validate';
 import { consentReport, timeToSms } from './admin-reports.repo';
+import { abandonedFields, funnelByDay, timeOnPage } from './funnel.repo';
 import { reportRange } from './report-range';
 
 /** The funnel with time to SMS, and the cookie-consent rates, over a range of days. */

@@ -5,8 +5,8 @@ import { adminMessages, validationMessages } from '@guida/shared/messages';
 import { dataRequestListSchema } from '@guida/shared/schemas/admin';
 import { consentHistorySchema } from '@guida/shared/schemas/gdpr';
 import { emailHash } from '@guida/shared/server/personal-data-hash';
-import { signInAsAdmin } from '../testing/admin-session';
-import { createTestApi, uniqueItalianMobile, validLead, type TestApi } from '../testing/test-api';
+import { signInAsAdmin } from '../../testing/admin-session';
+import { createTestApi, uniqueItalianMobile, validLead, type TestApi } from '../../testing/test-api';
 
 let api: TestApi;
 let admin: Awaited<ReturnType<typeof signInAsAdmin>>;

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { FUNNEL_BY_DAY_SQL } from '@guida/shared/server/funnel-by-day-sql';
-import { operatorDay, startOfOperatorDay } from '../admin/reports/report-range';
+import { operatorDay, startOfOperatorDay } from './report-range';
 
 export interface FunnelFilter {
   from: Date;

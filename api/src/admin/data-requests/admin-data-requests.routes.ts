@@ -7,12 +7,12 @@ import { adminMessages } from '@guida/shared/messages';
 import { dataRequestListQuerySchema } from '@guida/shared/schemas/admin';
 import { consentHistoryQuerySchema, processDataRequestSchema, rectifyLeadSchema } from '@guida/shared/schemas/gdpr';
 import { scheduleEmail } from '@guida/shared/deliveries/email-deliveries';
-import { signedIn } from '../admin/admin-auth';
-import { audit } from '../admin/audit-log';
-import type { ApiDeps } from '../dependencies';
-import { AppError, notFound } from '../errors';
-import { parseOrThrow } from '../http/validate';
-import { consentHistory, listDataRequests, rectifyLead, startProcessing } from './gdpr-admin.repo';
+import type { ApiDeps } from '../../dependencies';
+import { AppError, notFound } from '../../errors';
+import { parseOrThrow } from '../../http/validate';
+import { signedIn } from '../admin-auth';
+import { audit } from '../audit-log';
+import { consentHistory, listDataRequests, rectifyLead, startProcessing } from './admin-data-requests.repo';
 
 const idSchema = z.coerce.number().int().positive().max(2_147_483_647);
 
@@ -22,7 +22,7 @@ const idSchema = z.coerce.number().int().positive().max(2_147_483_647);
  * person's consent history, and rectifying a lead. The processing itself runs as worker
  * jobs (queue gdpr); every action is audited.
  */
-export function gdprAdminRouter(deps: ApiDeps) {
+export function adminDataRequestsRouter(deps: ApiDeps) {
   const router = Router();
   const parseId = (raw: unknown, message: string) => {
     const id = idSchema.safeParse(raw);
