@@ -54,59 +54,35 @@ const FEATURE_DEPTHS = [1, 2, 3];
  * folder the file is deep) and goes past a folder other than the shared infrastructure is
  * another feature's internals.
  * @param {number} depth folders between src and the importing file
- * @param {string[]} [allowed] paths from src that this file may still import (exceptions)
  * @returns {RestrictedImport}
  */
-const featureInternals = (depth, allowed = []) => {
-  const open = [
-    ...SHARED_INFRASTRUCTURE.map((folder) => `${folder}/`),
-    ...allowed.map((path) => `${path.replaceAll('.', '\\.')}$`),
-  ];
-  return {
-    regex: `^(\\.\\./){${depth}}(?!${open.join('|')})[^./][^/]*/(?!index$)`,
-    message:
-      'a feature imports another feature only through its front door, `<feature>/index.ts` (docs/decisions/023); ' +
-      'within a feature, import without climbing to src.',
-  };
-};
+const featureInternals = (depth) => ({
+  regex: `^(\\.\\./){${depth}}(?!${SHARED_INFRASTRUCTURE.map((folder) => `${folder}/`).join('|')})[^./][^/]*/(?!index$)`,
+  message:
+    'a feature imports another feature only through its front door, `<feature>/index.ts` (docs/decisions/023); ' +
+    'within a feature, import without climbing to src.',
+});
 
 /**
  * The feature rule for `<src>/<feature>/**`, with the package's own patterns repeated (an
  * entry replaces them).
  * @param {string} src
  * @param {RestrictedImport[]} patterns the package's patterns
- * @param {Record<string, string[]>} [exceptions] file → paths from src it may still import
  * @returns {import('eslint').Linter.Config[]}
  */
-const featureBoundaries = (src, patterns, exceptions = {}) => [
-  ...FEATURE_DEPTHS.flatMap((depth) =>
+const featureBoundaries = (src, patterns) =>
+  FEATURE_DEPTHS.flatMap((depth) =>
     importBoundaries(
       [`${src}/${'*/'.repeat(depth)}*.ts`],
       [...patterns, featureInternals(depth)],
       SHARED_INFRASTRUCTURE.map((folder) => `${src}/${folder}/**`),
     ),
-  ),
-  ...Object.entries(exceptions).flatMap(([file, allowed]) =>
-    importBoundaries([file], [...patterns, featureInternals(file.slice(src.length + 1).split('/').length - 1, allowed)]),
-  ),
-];
+  );
 
 const WORKER_IMPORTS = [
   ...forbid(['@guida/api', '@guida/web'], 'the worker shares code with the API only through @guida/shared.'),
   { group: ['**/api/src/**', '**/web/app/**'], message: 'the worker never imports api or web code.' },
 ];
-/**
- * Back-edges between worker features that the worker rewrite of issue 11 removes: delete
- * each line as its import goes, and the constant with the last one.
- * @type {Record<string, string[]>}
- */
-const WORKER_FEATURE_EXCEPTIONS = {
-  'worker/src/email/send-email.ts': ['gdpr/erasure'],
-  'worker/src/email/compose-email.ts': ['gdpr/gdpr-emails'],
-  'worker/src/gdpr/gdpr-emails.ts': ['email/email.repo', 'email/mailer'],
-  'worker/src/retention/apply-retention.ts': ['gdpr/erasure', 'gdpr/process-data-request'],
-  'worker/src/retention/apply-retention.test.ts': ['email/compose-email'],
-};
 const API_IMPORTS = [
   ...forbid(['@guida/worker', '@guida/web'], 'the API shares code with the worker only through @guida/shared.'),
   { group: ['**/worker/src/**', '**/web/app/**'], message: 'the API never imports worker or web code.' },
@@ -168,7 +144,7 @@ export default tseslint.config(
   // Build-time code of the web (loaders' helpers, build hooks) may read the configuration.
   ...importBoundaries(WEB_BUILD_TIME, WEB_TO_SERVER),
   ...importBoundaries(['worker/**'], WORKER_IMPORTS),
-  ...featureBoundaries('worker/src', WORKER_IMPORTS, WORKER_FEATURE_EXCEPTIONS),
+  ...featureBoundaries('worker/src', WORKER_IMPORTS),
   ...importBoundaries(['api/**'], API_IMPORTS),
   ...featureBoundaries('api/src', API_IMPORTS),
   // Its tests may use the test harness (real databases), like every other package's.

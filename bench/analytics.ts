@@ -28,7 +28,7 @@ import { operatorDay, reportRange } from '../api/src/admin/reports/report-range'
 import { enqueueAnalyticsEvents } from '../api/src/analytics/analytics.service';
 import { abandonedFields, funnelByDay, timeOnPage, type FunnelFilter } from '../api/src/admin/reports/funnel.repo';
 import { truncateIp } from '../api/src/http/client-ip';
-import { createRollUpFunnel, OPEN_DAYS } from '../worker/src/analytics/roll-up-funnel';
+import { createRollUpFunnel, OPEN_DAYS } from '../worker/src/maintenance/roll-up-funnel';
 import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from '../scripts/lib/defaults.mjs';
 import {
   benchLog,

@@ -32,6 +32,15 @@ export const gdprPages = {
 
 const signature = ['', 'Lo staff di Guida Finanza'];
 
+const longDate = new Intl.DateTimeFormat('it-IT', { dateStyle: 'long', timeZone: 'Europe/Rome' });
+
+/** The day a lead reaches the retention period, in Italian ("22 novembre 2028"). */
+export function erasureDateOf(createdAt: Date, retentionMonths: number) {
+  const date = new Date(createdAt);
+  date.setUTCMonth(date.getUTCMonth() + retentionMonths);
+  return longDate.format(date);
+}
+
 export const gdprEmails = {
   confirmSubject: 'Conferma la tua richiesta sui dati personali',
   confirmText: (typeLabel: string, link: string, validHours: number) =>

@@ -10,7 +10,7 @@ import { createLogger } from '@guida/shared/server/logger';
 import { createTestDatabase, type TestDatabase } from '@guida/testing/test-database';
 import { reportRange } from '../../api/src/admin/reports/report-range';
 import { abandonedFields, funnelByDay, timeOnPage, type FunnelFilter } from '../../api/src/admin/reports/funnel.repo';
-import { createRollUpFunnel } from '../../worker/src/analytics/roll-up-funnel';
+import { createRollUpFunnel } from '../../worker/src/maintenance/roll-up-funnel';
 
 let database: TestDatabase;
 let rollUpFunnel: ReturnType<typeof createRollUpFunnel>;

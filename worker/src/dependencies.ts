@@ -7,7 +7,7 @@ import type { WorkerConfig } from './config';
 import { createOutboxMailer, createSmtpMailer } from './email/mailer';
 import { createOutboxSmsProvider } from './sms/providers/outbox-sms-provider';
 import { createTwilioSmsProvider } from './sms/providers/twilio-sms-provider';
-import type { WorkerDeps } from './start-workers';
+import type { WorkerDeps } from './queue-declaration';
 
 /** Connections and providers chosen by the configuration; tests build it with their own. */
 export function createWorkerDependencies(config: WorkerConfig, logger: Logger): WorkerDeps & { close(): Promise<void> } {

@@ -1,22 +1,13 @@
 import type { Knex } from 'knex';
 import { daysLeft, guideLinkUrl } from '@guida/shared/lead-rules';
-import { gdprEmails } from '@guida/shared/gdpr-server-texts';
+import { erasureDateOf, gdprEmails } from '@guida/shared/gdpr-server-texts';
 import { guideDelivery } from '@guida/shared/messages';
-import { composeGdprEmail, type GdprEmailSettings } from '../gdpr/gdpr-emails';
+import { composeGdprEmail, type GdprEmailSettings } from './gdpr-emails';
 import type { EmailContext } from './email.repo';
 import type { OutgoingEmail } from './mailer';
 
 export interface ComposeSettings extends GdprEmailSettings {
   retentionMonths: number;
-}
-
-const longDate = new Intl.DateTimeFormat('it-IT', { dateStyle: 'long', timeZone: 'Europe/Rome' });
-
-/** The day a lead reaches the retention period, in Italian ("22 novembre 2028"). */
-export function erasureDateOf(createdAt: Date, retentionMonths: number) {
-  const date = new Date(createdAt);
-  date.setUTCMonth(date.getUTCMonth() + retentionMonths);
-  return longDate.format(date);
 }
 
 /**

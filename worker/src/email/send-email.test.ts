@@ -140,22 +140,28 @@ describe('one email job run twice or abandoned mid-send', () => {
     expect(smtp.emails).toHaveLength(1);
   });
 
-  it('sends an email whose claim a stopped worker left, once the sweeper enqueued it to be taken over', async () => {
+  it('takes over an email whose claim a stopped worker left, once older than the claim timeout', async () => {
     const address = `abandoned${Date.now()}@example.it`;
     const lead = await insertLead(worker.db, { email: address });
-    const [row] = await worker.db('email_messages')
-      .insert({
-        lead_id: lead.leadId,
-        kind: 'guide-link',
-        status: 'sending',
-        attempts: 1,
-        updated_at: worker.db.raw("now() - interval '16 minutes'"),
-      })
-      .returning('id');
+    const abandoned = (ageMs: number) =>
+      worker.db('email_messages')
+        .insert({
+          lead_id: lead.leadId,
+          kind: ageMs > 0 ? 'guide-link' : 'retention-notice',
+          status: 'sending',
+          attempts: 1,
+          updated_at: worker.db.raw('now() - make_interval(secs => ?)', [Math.abs(ageMs) / 1000]),
+        })
+        .returning('id');
+    const timeout = claimTimeouts(worker.config).email;
+    const [fresh] = await abandoned(-(timeout - 60_000));
+    const [stale] = await abandoned(timeout + 1000);
 
-    expect(await worker.runtime!.sweep()).toMatchObject({ email: 1, abandonedClaims: 1 });
-    await waitForStatus(row.id, 'delivered');
+    expect(await sendEmail()(jobFor(fresh.id))).toBe('skipped: already sending');
+    expect(await sendEmail()(jobFor(stale.id))).toBe('sent');
     const [email] = await smtp.waitForEmails(1);
     expect(email!.to).toEqual([address]);
+    expect(await emailRow(stale.id)).toMatchObject({ status: 'delivered', attempts: 1 });
+    expect(await emailRow(fresh.id)).toMatchObject({ status: 'sending' });
   });
 });

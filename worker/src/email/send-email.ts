@@ -11,7 +11,7 @@ import {
 } from '@guida/shared/deliveries/email-deliveries';
 import { sendEmailJob } from '@guida/shared/jobs/email';
 import type { Logger } from '@guida/shared/server/logger';
-import { forgetDeletionRequester } from '../gdpr/erasure';
+import { forgetDeletionRequester } from '../gdpr';
 import { composeEmail, type ComposeSettings } from './compose-email';
 import { loadEmailContext, type EmailContext } from './email.repo';
 import { EmailSendError, type Mailer } from './mailer';

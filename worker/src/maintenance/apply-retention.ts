@@ -2,8 +2,7 @@ import type { Knex } from 'knex';
 import { sendEmailJob } from '@guida/shared/jobs/email';
 import type { JobQueues } from '@guida/shared/server/job-queues';
 import type { Logger } from '@guida/shared/server/logger';
-import { eraseLeads, forgetDeletionRequester, type LeadIdentity } from '../gdpr/erasure';
-import { enqueueLeadDeletedEvents } from '../gdpr/process-data-request';
+import { enqueueLeadDeletedEvents, eraseLeads, forgetDeletionRequester, type LeadIdentity } from '../gdpr';
 
 export interface RetentionDeps {
   db: Knex;

@@ -2,8 +2,8 @@ import type { Knex } from 'knex';
 import { gdprEmails } from '@guida/shared/gdpr-server-texts';
 import { GDPR_REQUEST_TYPE_LABELS, gdprConfirmUrl, gdprExportUrl } from '@guida/shared/gdpr-rules';
 import { newLinkToken } from '@guida/shared/server/personal-data-hash';
-import type { EmailContext } from '../email/email.repo';
-import type { OutgoingEmail } from '../email/mailer';
+import type { EmailContext } from './email.repo';
+import type { OutgoingEmail } from './mailer';
 
 export interface GdprEmailSettings {
   publicBaseUrl: string;

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gdprEmails } from '@guida/shared/gdpr-server-texts';
+import { erasureDateOf, gdprEmails } from '@guida/shared/gdpr-server-texts';
 import { emailHash } from '@guida/shared/server/personal-data-hash';
 import { insertLead } from '@guida/testing/lead-fixture';
 import { startSmtpCapture, type SmtpCapture } from '@guida/testing/smtp-capture';
 import { waitFor } from '@guida/testing/wait-for';
-import { erasureDateOf } from '../email/compose-email';
 import { createTestWorker, type TestWorker } from '../testing/test-worker';
 import { createApplyRetention } from './apply-retention';
 

@@ -1,0 +1,21 @@
+import type { QueueDeclaration } from '../queue-declaration';
+import { createSendGuideSms } from './send-guide-sms';
+
+/** The guide SMS: fast retries (2 s base, 6 attempts) to stay inside the 2-minute promise. */
+export const smsQueue: QueueDeclaration = {
+  queue: 'sms',
+  concurrency: (config) => config.WORKER_CONCURRENCY,
+  // SMS_RATE_PER_SECOND is the account's rate: shared by every worker process.
+  limiter: (config) => ({ max: config.SMS_RATE_PER_SECOND, duration: 1000 }),
+  retryBaseMs: (config) => config.SMS_RETRY_BASE_MS,
+  processor: (deps) =>
+    createSendGuideSms({
+      db: deps.db,
+      queues: deps.queues,
+      logger: deps.logger,
+      provider: deps.smsProvider,
+      publicBaseUrl: deps.config.PUBLIC_BASE_URL,
+      claimTimeoutMs: deps.claimTimeouts.sms,
+      rateLimit: (ms) => deps.queues.queue('sms').rateLimit(ms),
+    }),
+};
