@@ -71,7 +71,7 @@ WITH changed AS (
     error_code = :errorCode,
     error_message = :errorMessage
   WHERE id = :smsId AND status = ANY(:from::text[])
-    AND updated_at <= now() - make_interval(secs => :olderThanSeconds)
+    AND (:olderThanSeconds::float8 = 0 OR updated_at < now() - make_interval(secs => :olderThanSeconds::float8))
   RETURNING id
 )
 INSERT INTO sms_events (sms_message_id, status, provider_status, error_code, error_message)
