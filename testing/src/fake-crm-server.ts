@@ -4,22 +4,46 @@ import { waitFor } from './wait-for';
 export interface ReceivedWebhook {
   headers: Record<string, string | string[] | undefined>;
   body: string;
-  /** The status this server answered. */
-  answered: number;
+  /** The delivery id the request carries (X-Guida-Delivery), or null without one. */
+  deliveryId: number | null;
+  /** The status this server answers; null until the answer is sent (see respondAfter). */
+  answered: number | null;
+  /** When the request arrived (not when it was answered). */
   receivedAt: number;
+}
+
+export interface WaitForRequestsOptions {
+  /** Counts only the requests of this delivery (X-Guida-Delivery). */
+  deliveryId?: number;
+  timeoutMs?: number;
 }
 
 export interface FakeCrm {
   url: string;
+  /**
+   * Every request, recorded as it arrives (its answer filled in when sent), so that a
+   * request held back by respondAfter never shows up later, in another test.
+   */
   requests: ReceivedWebhook[];
-  /** Answers `status` to the next `count` requests, then 200 again. */
+  /** The requests of one delivery: what a test counts, unaffected by other tests' requests. */
+  requestsFor(deliveryId: number): ReceivedWebhook[];
+  /** Answers `status` to the next `count` requests to arrive, then 200 again. */
   failNext(count: number, status?: number): void;
-  /** Answers every following request only after `ms` (0 = at once). */
+  /** Answers every request arriving from now on only after `ms` (0 = at once). */
   respondAfter(ms: number): void;
   /** Requests received and not answered yet. */
   inFlight(): number;
-  waitForRequests(count: number, timeoutMs?: number): Promise<ReceivedWebhook[]>;
+  /**
+   * The first `count` requests (of one delivery, with `deliveryId`) once each has been
+   * answered; a number as second argument is the timeout.
+   */
+  waitForRequests(count: number, options?: number | WaitForRequestsOptions): Promise<ReceivedWebhook[]>;
   close(): Promise<void>;
+}
+
+function deliveryIdOf(header: string | string[] | undefined): number | null {
+  const id = Number(Array.isArray(header) ? header[0] : header);
+  return Number.isInteger(id) && id > 0 ? id : null;
 }
 
 /** A CRM webhook receiver on 127.0.0.1 that records every request and can fail on demand. */
@@ -32,27 +56,35 @@ export async function startFakeCrm(): Promise<FakeCrm> {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', async () => {
-      inFlight += 1;
-      if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
-      inFlight -= 1;
-      const answered = failures.shift() ?? 200;
-      requests.push({
+      // Status and delay are decided on arrival, so a held-back request cannot take a
+      // failure meant for a later one.
+      const status = failures.shift() ?? 200;
+      const delay = delayMs;
+      const received: ReceivedWebhook = {
         headers: req.headers,
         body: Buffer.concat(chunks).toString('utf8'),
-        answered,
+        deliveryId: deliveryIdOf(req.headers['x-guida-delivery']),
+        answered: null,
         receivedAt: Date.now(),
-      });
-      res.writeHead(answered, { 'Content-Type': 'application/json' });
-      res.end(answered === 200 ? '{"ok":true}' : '{"error":"unavailable"}');
+      };
+      requests.push(received);
+      inFlight += 1;
+      if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+      inFlight -= 1;
+      received.answered = status;
+      res.writeHead(status, { 'Content-Type': 'application/json' });
+      res.end(status === 200 ? '{"ok":true}' : '{"error":"unavailable"}');
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   if (!address || typeof address !== 'object') throw new Error('fake CRM did not start');
 
+  const requestsFor = (deliveryId: number) => requests.filter((request) => request.deliveryId === deliveryId);
   return {
     url: `http://127.0.0.1:${address.port}/webhooks/leads`,
     requests,
+    requestsFor,
     failNext(count, status = 503) {
       for (let i = 0; i < count; i += 1) failures.push(status);
     },
@@ -60,11 +92,16 @@ export async function startFakeCrm(): Promise<FakeCrm> {
     respondAfter(ms) {
       delayMs = ms;
     },
-    waitForRequests: (count, timeoutMs = 15_000) =>
-      waitFor(() => requests.length >= count && requests.slice(0, count), {
-        timeoutMs,
-        what: `${count} CRM requests`,
-      }),
+    waitForRequests(count, options = {}) {
+      const { deliveryId, timeoutMs = 15_000 } = typeof options === 'number' ? { timeoutMs: options } : options;
+      return waitFor(
+        () => {
+          const first = (deliveryId === undefined ? requests : requestsFor(deliveryId)).slice(0, count);
+          return first.length === count && first.every((request) => request.answered !== null) && first;
+        },
+        { timeoutMs, what: `${count} answered CRM requests${deliveryId === undefined ? '' : ` of delivery ${deliveryId}`}` },
+      );
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
