@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ebookRequestSchema } from '@guida/shared/schemas/lead';
 import { createTestDatabase, type TestDatabase } from '@guida/testing/test-database';
+import { waitFor } from '@guida/testing/wait-for';
 import { isDatabaseUnavailable } from '../http/database-errors';
 import { uniqueItalianMobile, validLead } from '../testing/test-api';
 import { createLeadInserter } from './lead-inserter';
@@ -108,7 +109,16 @@ describe('lead inserter (batched inserts)', () => {
     await blocker('recent_phone_requests').insert({ telefono: stuck.request.telefono, lead_id: 999_999 });
     try {
       const first = insert(stuck);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // The others come once the stuck lead's batch holds the slot, waiting on the lock.
+      await waitFor(
+        async () => {
+          const { rows } = await database.db.raw(
+            "SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+          );
+          return rows[0].waiting > 0;
+        },
+        { what: "the stuck lead's batch to wait on the lock" },
+      );
       const waitingTooLong = insert(newLead());
       const overTheLimit = insert(newLead());
 

@@ -54,7 +54,11 @@ describe('email queue over a real SMTP server', () => {
     const row = await waitForStatus(scheduled.emailMessageId, 'failed');
     expect(row.attempts).toBe(1);
     expect(row.last_error).toMatch(/550/);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // A retry would leave the job delayed or waiting; failed is final.
+    const jobId = sendEmailJob.jobId({ emailMessageId: scheduled.emailMessageId });
+    await waitFor(async () => (await worker.deps.queues.queue('email').getJobState(jobId)) === 'failed', {
+      what: 'the email job to fail for good',
+    });
     expect(smtp.emails).toHaveLength(0);
   });
 });

@@ -106,8 +106,12 @@ describe('sms queue with the real twilio client', () => {
       return message?.status === 'delivered';
     });
 
-    // Still exactly one request: no retry of a permanent failure.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Still exactly one request: no retry of a permanent failure (a retry would leave the
+    // job delayed or waiting; failed is final).
+    const jobId = sendGuideSmsJob.jobId({ leadId: lead.leadId });
+    await waitFor(async () => (await worker.deps.queues.queue('sms').getJobState(jobId)) === 'failed', {
+      what: 'the SMS job to fail for good',
+    });
     expect(twilio.refused).toEqual([{ status: 400, code: 21211 }]);
     expect(twilio.messages).toEqual([]);
     expect(await timeline(lead.leadId)).toEqual(['sending', 'failed']);
