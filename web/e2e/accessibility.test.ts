@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cookieTexts } from '@guida/shared/messages';
+import { cookieTexts, validationMessages } from '@guida/shared/messages';
 import { CITY_PATHS, FINANCE_LANDING_PATHS, INVESTMENT_LANDING_PATHS, THANK_YOU_PATHS, TOPIC_PATHS } from '../app/page-paths';
 import { axeViolations } from './axe';
 import { launchChromium, openPage, startSite, type Site } from './site-harness';
@@ -32,6 +32,8 @@ describe('axe-core', () => {
   it.each(PATHS)('finds no violations on %s (with the cookie banner open)', async (url) => {
     const { page, close } = await openPage(browser, { bypassCSP: true });
     await page.goto(`${site.baseUrl}${url}`);
+    // The banner opens once the page is idle after hydration: axe sees it on every run.
+    await page.getByRole('region', { name: cookieTexts.bannerTitle }).waitFor();
     await page.waitForLoadState('networkidle');
     expect(await axeViolations(page)).toEqual([]);
     await close();
@@ -44,8 +46,12 @@ describe('axe-core', () => {
     await page.getByRole('dialog').waitFor();
     expect(await axeViolations(page)).toEqual([]);
     await page.keyboard.press('Escape');
-    await page.locator('form#richiedi-guida').getByRole('button', { name: /guida/i }).click();
-    await page.waitForTimeout(300);
+    const form = page.locator('form#richiedi-guida');
+    await form.getByRole('button', { name: /guida/i }).click();
+    const { nome, cognome, email, telefono, gdprConsent } = validationMessages;
+    for (const message of [nome, cognome, email, telefono, gdprConsent]) {
+      await expect.poll(() => form.getByText(message, { exact: true }).count()).toBe(1);
+    }
     expect(await axeViolations(page)).toEqual([]);
     await close();
   });

@@ -17,6 +17,15 @@ afterAll(async () => {
 const banner = (page: Page) => page.getByRole('region', { name: t.bannerTitle });
 const storedId = (page: Page) =>
   page.evaluate(() => (JSON.parse(localStorage.getItem('guida-cookie-consent') ?? 'null') as { id: string } | null)?.id);
+/** Resolves once this page load has the answer to a request for `path` (resource timing is per document). */
+const fetched = (page: Page, path: string) =>
+  page.waitForFunction(
+    (prefix) => performance.getEntriesByType('resource').some((entry) => new URL(entry.name).pathname.startsWith(prefix)),
+    path,
+    { timeout: 15_000 },
+  );
+/** Resolves once the page has run every task queued so far: the browser calls an idle callback only then. */
+const idle = (page: Page) => page.evaluate(() => new Promise<void>((resolve) => requestIdleCallback(() => resolve())));
 const choiceOf = async (page: Page) => {
   const id = await storedId(page);
   return site.db('cookie_consents').where({ session_id: id }).orderBy('id', 'desc').first();
@@ -92,14 +101,17 @@ describe('cookie banner', () => {
     const check = page.waitForResponse((response) => response.url().includes('/api/cookie-consent/'));
     await page.reload();
     expect((await check).status()).toBe(200);
-    await page.waitForTimeout(300);
+    // On this page only the GA loader asks for the site settings, and it mounts once the choice is known.
+    await fetched(page, '/api/site-settings');
     expect(await banner(page).count()).toBe(0);
 
     const second = await context.newPage();
     const secondCheck = second.waitForResponse((response) => response.url().includes('/api/cookie-consent/'));
     await second.goto(`${site.baseUrl}/trading-old`);
     expect((await secondCheck).status()).toBe(200);
-    await second.waitForTimeout(300);
+    // Here the countdown asks for the site settings too: wait for the check's answer and the tasks it starts.
+    await fetched(second, '/api/cookie-consent/');
+    await idle(second);
     expect(await banner(second).count()).toBe(0);
 
     await page.getByRole('button', { name: t.reopen }).click();
@@ -139,7 +151,8 @@ describe('cookie banner', () => {
     const failedCheck = page.waitForResponse((response) => response.url().includes('/api/cookie-consent/'));
     await page.reload();
     expect((await failedCheck).status()).toBe(503);
-    await page.waitForTimeout(300);
+    // The GA loader, mounted once the check has failed, asks for the site settings.
+    await fetched(page, '/api/site-settings');
     expect(await banner(page).count()).toBe(0);
     await close();
   });
@@ -165,7 +178,10 @@ describe('Google Analytics', () => {
     const requested: string[] = [];
     page.on('request', (request) => requested.push(request.url()));
     await banner(page).getByRole('button', { name: t.acceptAll }).click();
-    await page.waitForTimeout(500);
+    // The GA loader starts with the consent and needs the site settings: once they are in and
+    // the page has run what they started, GA would be there.
+    await fetched(page, '/api/site-settings');
+    await idle(page);
     expect(requested.filter((url) => url.includes('googletagmanager'))).toEqual([]);
     expect(await page.locator('script#google-analytics').count()).toBe(0);
     await close();
@@ -184,12 +200,19 @@ describe('Google Analytics', () => {
       const response = await page.goto(`${gaSite.baseUrl}/`);
       expect(response!.headers()['content-security-policy']).toContain('https://www.googletagmanager.com');
       await expect.poll(() => banner(page).count()).toBe(1);
-      await page.waitForTimeout(300);
+      // Nothing before the choice (checked again below, once the GA loader has run).
+      await idle(page);
       expect(requested).toEqual([]);
+      expect(await page.locator('script#google-analytics').count()).toBe(0);
 
       await banner(page).getByRole('button', { name: t.essentialsOnly }).click();
-      await page.waitForTimeout(300);
+      // The GA loader has applied the refusal (it sets GA's opt-out flag): a script loaded
+      // before the choice or with it would have been requested by now.
+      await page.waitForFunction(() => (window as unknown as Record<string, unknown>)['ga-disable-G-TEST12345'] === true, undefined, {
+        timeout: 15_000,
+      });
       expect(requested).toEqual([]);
+      expect(await page.locator('script#google-analytics').count()).toBe(0);
 
       await page.getByRole('button', { name: t.reopen }).click();
       const panel = page.getByRole('dialog', { name: t.panelTitle });

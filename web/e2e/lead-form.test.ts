@@ -151,13 +151,17 @@ describe('the form on a newer page', () => {
 describe('the phone tooltip', () => {
   it('opens on hover after the 700 ms delay', async () => {
     const { page, close } = await openPage(browser);
+    // The page runs on a clock the test moves, so the delay is checked whatever the machine's load.
+    await page.clock.install();
     await gotoInteractive(page, `${site.baseUrl}/`);
     // The tooltip behaviour arrives when the browser is idle after hydration.
     await page.waitForSelector('button[aria-label="Perché il cellulare?"][data-state]');
+    await page.clock.pauseAt(await page.evaluate(() => Date.now() + 1000));
     await page.getByRole('button', { name: 'Perché il cellulare?' }).hover();
-    await page.waitForTimeout(300);
+    await page.clock.runFor(699);
     expect(await page.getByRole('tooltip').count()).toBe(0);
-    await expect.poll(() => page.getByRole('tooltip').count(), { timeout: 3000 }).toBe(1);
+    await page.clock.runFor(1);
+    await expect.poll(() => page.getByRole('tooltip').count()).toBe(1);
     expect(await page.getByRole('tooltip').textContent()).toContain('+41');
     await close();
   });

@@ -117,13 +117,16 @@ describe('navigation', () => {
     await page.goto(`${site.baseUrl}/`);
     await page.waitForLoadState('networkidle');
     await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
-    // Slow down the privacy page's data so the spinner can be seen.
+    // The privacy page's data is held back until the spinner has been seen.
+    let release = () => {};
+    const spinnerSeen = new Promise<void>((resolve) => (release = resolve));
     await page.route('**/privacy.data', async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 800));
+      await spinnerSeen;
       await route.continue();
     });
     await page.getByRole('link', { name: 'Privacy Policy', exact: true }).click();
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'Caricamento in corso' }).count()).toBe(1);
+    release();
     await page.waitForURL(`${site.baseUrl}/privacy`);
     await expect.poll(() => page.locator('h1').textContent()).toMatch(/dati personali|privacy/i);
     expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cookieTexts } from '@guida/shared/messages';
 import { gotoInteractive, launchChromium, openPage, startSite, type Site } from './site-harness';
 
 let browser: Browser;
@@ -70,7 +71,11 @@ describe('social proof', () => {
       const places = page.getByRole('complementary', { name: 'Posti gratuiti' });
       await expect.poll(() => places.count()).toBe(1);
       expect(await places.textContent()).toBe('Posti gratuiti rimasti: 50 su 50');
-      await page.waitForTimeout(1000);
+      // The widgets mount from the idle queue before the cookie check (queued after them) and
+      // share the figures the places box shows: with the banner up and the page idle, a
+      // visitor box would be there.
+      await expect.poll(() => page.getByRole('region', { name: cookieTexts.bannerTitle }).count()).toBe(1);
+      await page.evaluate(() => new Promise<void>((resolve) => requestIdleCallback(() => resolve())));
       expect(await page.getByRole('complementary', { name: 'Attività sul sito' }).count()).toBe(0);
       await close();
     });
