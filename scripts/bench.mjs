@@ -14,6 +14,7 @@ const BENCHMARKS = {
   leads: 'bench/leads.ts',
   web: 'bench/web.ts',
   analytics: 'bench/analytics.ts',
+  outage: 'bench/outage.ts',
 };
 
 /** @param {string | undefined} only */

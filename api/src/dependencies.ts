@@ -5,6 +5,12 @@ import type { Logger } from '@guida/shared/server/logger';
 import { createRedis, type Redis } from '@guida/shared/server/redis';
 import type { ApiConfig } from './config';
 
+/**
+ * A visitor waits for the enqueue after the insert: one that takes longer is given up (the
+ * lead is stored; a sweep adds its jobs), so an answer stays well within a second.
+ */
+const ENQUEUE_TIMEOUT_MS = 300;
+
 /** Everything the routes use; tests build it with their own database and Redis prefix. */
 export interface ApiDeps {
   config: ApiConfig;
@@ -18,7 +24,13 @@ export function createApiDependencies(config: ApiConfig, logger: Logger): ApiDep
   const db = createDb(config.DATABASE_URL, { applicationName: 'guida-api', poolMax: 10, logger });
   const redis = createRedis(config.REDIS_URL, 'request');
   redis.on('error', (error) => logger.warn({ err: error.message }, 'redis connection error'));
-  const queues = createJobQueues({ connection: redis, prefix: config.REDIS_KEY_PREFIX, logger, failFast: true });
+  const queues = createJobQueues({
+    connection: redis,
+    prefix: config.REDIS_KEY_PREFIX,
+    logger,
+    failFast: true,
+    addTimeoutMs: ENQUEUE_TIMEOUT_MS,
+  });
   return {
     config,
     logger,

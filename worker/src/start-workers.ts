@@ -63,6 +63,13 @@ export function startWorkers(deps: WorkerDeps) {
   const schedules = QUEUES.flatMap((declaration) =>
     (declaration.schedules?.(config) ?? []).map((schedule) => ({ queue: declaration.queue, ...schedule })),
   );
+  // A scheduler that survived the outage keeps its next run (it runs at once only when
+  // created), so after a disconnection one worker also sweeps right away, without grace:
+  // Redis may have lost its jobs, and the leads stored meanwhile have none (decision 024).
+  let disconnected = false;
+  const onRedisClose = () => {
+    disconnected = true;
+  };
   const onRedisReady = () => {
     for (const { queue, job, everyMs } of schedules) {
       deps.queues
@@ -70,8 +77,15 @@ export function startWorkers(deps: WorkerDeps) {
         .upsertJobScheduler(job.name, { every: everyMs }, { name: job.name, data: {}, opts: { removeOnComplete: 100, removeOnFail: 100 } })
         .catch((error: Error) => logger.error({ job: job.name, err: error.message }, 'could not schedule a maintenance job'));
     }
+    if (disconnected) {
+      disconnected = false;
+      deps.queues
+        .requestSweep()
+        .catch((error: Error) => logger.error({ err: error.message }, 'could not ask for a sweep after reconnecting'));
+    }
   };
   onRedisReady();
+  deps.connection.on('close', onRedisClose);
   deps.connection.on('ready', onRedisReady);
 
   return {
@@ -80,6 +94,7 @@ export function startWorkers(deps: WorkerDeps) {
     /** Waits for active jobs to finish; jobs still running at `graceMs` are handed back. */
     async close(graceMs: number) {
       deps.connection.off('ready', onRedisReady);
+      deps.connection.off('close', onRedisClose);
       const closing = Promise.all([
         ...workers.map((worker) => worker.close()),
         analytics.stop().then(() => analyticsConnection.disconnect()),

@@ -14,9 +14,34 @@ export interface RateLimit {
 }
 
 /**
+ * A local Redis answers in well under a millisecond. One that neither answers nor drops
+ * the connection (a stopped process, a network that loses packets) would hold the request
+ * until the connection dies, seconds or minutes later.
+ */
+const REDIS_ANSWER_TIMEOUT_MS = 300;
+const LATE = Symbol('late');
+
+/** Redis's answer, or the in-memory counter's when Redis has not answered in time. */
+async function inTime<T>(fromRedis: Promise<T>, fromMemory: () => Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<typeof LATE>((resolve) => {
+    timer = setTimeout(() => resolve(LATE), REDIS_ANSWER_TIMEOUT_MS);
+  });
+  try {
+    const first = await Promise.race([fromRedis, late]);
+    if (first !== LATE) return first;
+  } finally {
+    clearTimeout(timer);
+  }
+  fromRedis.catch(() => undefined);
+  return fromMemory();
+}
+
+/**
  * A fixed-window limit shared by every API process through Redis. While Redis is
- * unreachable each process falls back to its own in-memory counter, so requests keep
- * being limited and are never refused because of the outage.
+ * unreachable, or does not answer within 300 ms, each process falls back to its own
+ * in-memory counter, so requests keep being limited and are never refused or held
+ * because of the outage.
  */
 export function createRateLimit(options: {
   redis: Redis;
@@ -24,39 +49,41 @@ export function createRateLimit(options: {
   points: number;
   durationSeconds: number;
 }): RateLimit {
+  const memory = new RateLimiterMemory({
+    keyPrefix: `${options.keyPrefix}:memory`,
+    points: options.points,
+    duration: options.durationSeconds,
+  });
   const limiter = new RateLimiterRedis({
     storeClient: options.redis,
     keyPrefix: options.keyPrefix,
     points: options.points,
     duration: options.durationSeconds,
     rejectIfRedisNotReady: true,
-    insuranceLimiter: new RateLimiterMemory({
-      keyPrefix: `${options.keyPrefix}:memory`,
-      points: options.points,
-      duration: options.durationSeconds,
-    }),
+    insuranceLimiter: memory,
   });
+  const consume = (key: string) => inTime(limiter.consume(key), () => memory.consume(key));
   const refuse = (result: RateLimiterRes) => tooManyRequests(Math.max(1, Math.ceil(result.msBeforeNext / 1000)));
   return {
     async consume(key) {
       try {
-        await limiter.consume(key);
+        await consume(key);
       } catch (rejection) {
         if (rejection instanceof RateLimiterRes) throw refuse(rejection);
         throw rejection;
       }
     },
     async check(key) {
-      const state = await limiter.get(key);
+      const state = await inTime(limiter.get(key), () => memory.get(key));
       if (state && state.consumedPoints >= options.points) throw refuse(state);
     },
     async count(key) {
-      await limiter.consume(key).catch((rejection: unknown) => {
+      await consume(key).catch((rejection: unknown) => {
         if (!(rejection instanceof RateLimiterRes)) throw rejection;
       });
     },
     async reset(key) {
-      await limiter.delete(key);
+      await inTime(limiter.delete(key), () => memory.delete(key));
     },
   };
 }

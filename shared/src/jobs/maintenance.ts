@@ -15,6 +15,14 @@ export const sweepPendingDeliveriesJob = defineJob({
 });
 
 /**
+ * The same sweep without the grace period, at once: asked for by a worker whose
+ * connection to Redis comes back (Redis may have lost its jobs) and by any process that
+ * could not add a job, once it can (decision 024). Added by `JobQueues.requestSweep`,
+ * deduplicated: at most one waits besides the one running.
+ */
+export const sweepAfterReconnectJob = { queue: 'maintenance', name: 'sweep-after-reconnect' } as const;
+
+/**
  * Retention: notifies leads that are about to reach RETENTION_MONTHS, erases those past
  * it, and deletes analytics rows older than ANALYTICS_RETENTION_MONTHS in small batches.
  * Runs on a job scheduler like the sweep.

@@ -8,6 +8,7 @@ import {
   type JobDefinition,
   type QueueName,
 } from '../jobs/definition';
+import { sweepAfterReconnectJob } from '../jobs/maintenance';
 import type { Logger } from './logger';
 import { withTimeout } from './with-timeout';
 
@@ -42,6 +43,53 @@ export function createJobQueues({
     }),
   ) as Record<QueueName, Queue>;
 
+  /**
+   * Set when a job could not be added: its delivery is in Postgres with no job. The next
+   * (re)connection, or the next add that works, asks a worker for a sweep without grace,
+   * instead of leaving the delivery to the next periodic sweep.
+   */
+  let missedJobs = false;
+
+  async function requestSweep() {
+    await withTimeout(
+      queues.maintenance.add(
+        sweepAfterReconnectJob.name,
+        {},
+        {
+          // Requests while a sweep waits join it; one made while a sweep runs queues one
+          // more, so every request has a sweep that starts after it.
+          deduplication: { id: sweepAfterReconnectJob.name, keepLastIfActive: true },
+          removeOnComplete: 100,
+          removeOnFail: 100,
+        },
+      ),
+      addTimeoutMs,
+      'Redis',
+    );
+  }
+
+  const sweepForMissedJobs = () => {
+    if (!missedJobs) return;
+    missedJobs = false;
+    requestSweep().catch((error: Error) => {
+      missedJobs = true;
+      logger.warn({ err: error.message }, 'could not ask for a sweep; asking again after the next add or connection');
+    });
+  };
+  connection.on('ready', sweepForMissedJobs);
+
+  async function adding<T>(add: () => Promise<T>): Promise<T> {
+    let result: T;
+    try {
+      result = await add();
+    } catch (error) {
+      missedJobs = true;
+      throw error;
+    }
+    sweepForMissedJobs();
+    return result;
+  }
+
   function ensureConnected() {
     if (failFast && connection.status !== 'ready') {
       throw new Error(`Redis is not connected (${connection.status})`);
@@ -59,12 +107,14 @@ export function createJobQueues({
 
   async function enqueueMany<S extends z.ZodType>(definition: JobDefinition<S>, inputs: z.input<S>[]) {
     if (inputs.length === 0) return;
-    ensureConnected();
     const jobs = inputs.map((input) => {
       const data = definition.schema.parse(input);
       return { name: definition.name, data, opts: jobOptions(definition, data) };
     });
-    await withTimeout(queues[definition.queue].addBulk(jobs), addTimeoutMs * 5, 'Redis');
+    await adding(() => {
+      ensureConnected();
+      return withTimeout(queues[definition.queue].addBulk(jobs), addTimeoutMs * 5, 'Redis');
+    });
   }
 
   return {
@@ -73,12 +123,14 @@ export function createJobQueues({
     /** Validates the payload and adds the job; a job with the same id is left as it is. */
     async enqueue<S extends z.ZodType>(definition: JobDefinition<S>, input: z.input<S>) {
       const data = definition.schema.parse(input);
-      ensureConnected();
-      await withTimeout(
-        queues[definition.queue].add(definition.name, data, jobOptions(definition, data)),
-        addTimeoutMs,
-        'Redis',
-      );
+      await adding(() => {
+        ensureConnected();
+        return withTimeout(
+          queues[definition.queue].add(definition.name, data, jobOptions(definition, data)),
+          addTimeoutMs,
+          'Redis',
+        );
+      });
     },
 
     enqueueMany,
@@ -93,20 +145,30 @@ export function createJobQueues({
      */
     async enqueueAgain<S extends z.ZodType>(definition: JobDefinition<S>, inputs: z.input<S>[]) {
       if (inputs.length === 0) return;
-      ensureConnected();
       const queue = queues[definition.queue];
       const jobIds = inputs.map((input) => definition.jobId(definition.schema.parse(input)));
-      const states = await withTimeout(
-        Promise.all(jobIds.map((jobId) => queue.getJobState(jobId))),
-        addTimeoutMs * 5,
-        'Redis',
-      );
-      const finished = jobIds.filter((_, index) => states[index] === 'completed' || states[index] === 'failed');
-      await Promise.all(finished.map((jobId) => queue.remove(jobId)));
+      await adding(async () => {
+        ensureConnected();
+        const states = await withTimeout(
+          Promise.all(jobIds.map((jobId) => queue.getJobState(jobId))),
+          addTimeoutMs * 5,
+          'Redis',
+        );
+        const finished = jobIds.filter((_, index) => states[index] === 'completed' || states[index] === 'failed');
+        await Promise.all(finished.map((jobId) => queue.remove(jobId)));
+      });
       await enqueueMany(definition, inputs);
     },
 
+    /**
+     * Asks a worker for a sweep without grace (`sweepAfterReconnectJob`), at once: for a
+     * worker whose connection came back, since Redis may have lost jobs. One that fails
+     * is asked again like a missed add.
+     */
+    requestSweep: () => adding(requestSweep),
+
     async close() {
+      connection.off('ready', sweepForMissedJobs);
       await Promise.all(Object.values(queues).map((queue) => queue.close()));
     },
   };

@@ -1,5 +1,10 @@
 import { UnrecoverableError, type Job } from 'bullmq';
-import { applyRetentionJob, rollUpFunnelJob, sweepPendingDeliveriesJob } from '@guida/shared/jobs/maintenance';
+import {
+  applyRetentionJob,
+  rollUpFunnelJob,
+  sweepAfterReconnectJob,
+  sweepPendingDeliveriesJob,
+} from '@guida/shared/jobs/maintenance';
 import type { QueueDeclaration } from '../queue-declaration';
 import { createApplyRetention } from './apply-retention';
 import { createRollUpFunnel } from './roll-up-funnel';
@@ -10,7 +15,8 @@ const FUNNEL_ROLLUP_INTERVAL_MS = 3600 * 1000;
 
 /**
  * Housekeeping on job schedulers: the sweep of deliveries still to send, retention, and
- * the funnel rollup. One at a time; a run that fails is simply run again at its next
+ * the funnel rollup; and the sweep without grace that processes ask for after a Redis
+ * outage (`JobQueues.requestSweep`). One at a time; a run that fails is simply run again at its next
  * interval (one attempt each).
  */
 export const maintenanceQueue: QueueDeclaration = {
@@ -31,6 +37,10 @@ export const maintenanceQueue: QueueDeclaration = {
         graceMs: config.SWEEP_GRACE_MS,
         claimTimeouts,
       }),
+      // After an outage the rows younger than the grace are the very ones whose jobs the
+      // API could not add. The grace only spares a periodic sweep from re-adding jobs the
+      // API is adding at that moment, harmless anyway (same job ids; the claim, decision 019).
+      [sweepAfterReconnectJob.name]: createSweepPendingDeliveries({ db, queues, logger, graceMs: 0, claimTimeouts }),
       [applyRetentionJob.name]: createApplyRetention({
         db,
         queues,
