@@ -98,13 +98,13 @@ describe('three workers, one killed mid-send', () => {
     await waitFor(async () => (await countWhere('sms_messages', 'sending')) >= 3 && (await countWhere('crm_deliveries', 'sending')) >= 3, {
       what: 'the first worker to be calling Twilio and the CRM',
     });
-    workers.push(await startWorker(env), await startWorker(env));
     first.child.kill('SIGKILL');
     await first.exited;
     const claimsLeft = await database.db('sms_messages').where({ status: 'sending' }).pluck('lead_id');
     expect(claimsLeft.length).toBeGreaterThanOrEqual(3);
     twilio.respondAfter(0);
     crm.respondAfter(0);
+    workers.push(await startWorker(env), await startWorker(env));
 
     // Every SMS handed over: by the two others, or found at Twilio after the killed one.
     await waitFor(

@@ -8,6 +8,8 @@ import { insertLead } from '@guida/testing/lead-fixture';
 import { claimTimeouts } from '../claim-timeouts';
 import { createTestWorker, type TestWorker } from '../testing/test-worker';
 import { gsm7Length } from './gsm7';
+import type { SmsProvider } from './providers/sms-provider';
+import { createTwilioSmsProvider } from './providers/twilio-sms-provider';
 import { createSendGuideSms } from './send-guide-sms';
 
 let twilio: FakeTwilio;
@@ -183,6 +185,76 @@ describe('sms queue with the real twilio client', () => {
     expect(twilio.messages).toHaveLength(1);
     expect(await smsRow(lead.leadId)).toMatchObject({ status: 'sent', attempts: 1 });
     expect(await timeline(lead.leadId)).toEqual(['sending', 'sent']);
+  });
+});
+
+describe('an SMS claim left by a worker that stopped mid-send, with Twilio', () => {
+  const sendWith = (provider: SmsProvider) =>
+    createSendGuideSms({
+      db: worker.db,
+      queues: worker.deps.queues,
+      logger: worker.deps.logger,
+      provider,
+      publicBaseUrl: worker.config.PUBLIC_BASE_URL,
+      claimTimeoutMs: claimTimeouts(worker.config).sms,
+      rateLimit: (ms) => worker.deps.queues.queue('sms').rateLimit(ms),
+    });
+  const jobOf = (leadId: number) =>
+    new Job(worker.deps.queues.queue('sms'), sendGuideSmsJob.name, { leadId }, { attempts: sendGuideSmsJob.attempts });
+  /** Claimed (and maybe handed to Twilio) by a worker that stopped before recording the outcome. */
+  async function abandonedLead() {
+    const lead = await insertLead(worker.db);
+    await worker.db('sms_messages')
+      .where({ lead_id: lead.leadId })
+      .update({
+        status: 'sending',
+        attempts: 1,
+        updated_at: worker.db.raw('now() - make_interval(secs => ?)', [claimTimeouts(worker.config).sms / 1000 + 1]),
+      });
+    return lead;
+  }
+
+  it('finds the SMS in Twilio\'s Messages list and does not send it again', async () => {
+    const lead = await abandonedLead();
+    const sms = await smsRow(lead.leadId);
+    // What the stopped worker handed over; other messages to the same phone do not match.
+    await worker.deps.smsProvider.send({ to: lead.telefono, body: 'Un altro messaggio', leadId: lead.leadId, smsId: sms.id });
+    const { providerMessageId } = await worker.deps.smsProvider.send({
+      to: lead.telefono,
+      body: `Ecco la tua guida: https://guida.example.it/g/${lead.token}`,
+      leadId: lead.leadId,
+      smsId: sms.id,
+    });
+
+    expect(await sendWith(worker.deps.smsProvider)(jobOf(lead.leadId))).toBe('sent before its worker stopped');
+    expect(twilio.messages).toHaveLength(2);
+    expect(await smsRow(lead.leadId)).toMatchObject({ status: 'sent', provider_message_id: providerMessageId });
+  });
+
+  it('sends it when Twilio never got it', async () => {
+    const lead = await abandonedLead();
+    expect(await sendWith(worker.deps.smsProvider)(jobOf(lead.leadId))).toBe('sent');
+    expect(twilio.messages.map((message) => message.to)).toEqual([lead.telefono]);
+  });
+
+  it('leaves the claim abandoned when Twilio cannot be asked, so the next run asks again', async () => {
+    const lead = await abandonedLead();
+    const before = await smsRow(lead.leadId);
+    const unauthorised = createTwilioSmsProvider({
+      accountSid: twilio.accountSid,
+      authToken: 'not-the-auth-token-0123',
+      from: 'GuidaFin',
+      apiBaseUrl: twilio.url,
+      statusCallbackUrl: 'https://guida.example.it/api/sms/status',
+      validitySeconds: 300,
+    });
+
+    await expect(sendWith(unauthorised)(jobOf(lead.leadId))).rejects.toThrow();
+    expect(twilio.messages).toHaveLength(0);
+    expect(await smsRow(lead.leadId)).toMatchObject({ status: 'sending', attempts: 1, updated_at: before.updated_at });
+
+    expect(await sendWith(worker.deps.smsProvider)(jobOf(lead.leadId))).toBe('sent');
+    expect(twilio.messages).toHaveLength(1);
   });
 });
 
