@@ -17,6 +17,7 @@ import { startSmtpCapture, type SmtpCapture } from '@guida/testing/smtp-capture'
 import { createTestDatabase, type TestDatabase } from '@guida/testing/test-database';
 import { deleteRedisKeys, uniquePrefix } from '@guida/testing/test-redis';
 import { waitFor } from '@guida/testing/wait-for';
+import { postLead as postLeadTo } from '@guida/testing/post-lead';
 import { runBundled, startApi, startWorker, type RunningProcess } from '@guida/testing/processes';
 
 let database: TestDatabase;
@@ -74,14 +75,8 @@ afterAll(async () => {
   rmSync(guidesDir, { recursive: true, force: true });
 });
 
-async function postLead(lead: Record<string, unknown>) {
-  const response = await fetch(`${baseUrl}/api/ebook-request`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ cognome: 'Esposito', gdprConsent: true, ebookType: 'investment-education', ...lead }),
-  });
-  return { status: response.status, body: (await response.json()) as { id: number; redirectTo: string } };
-}
+const postLead = (lead: Record<string, unknown>) =>
+  postLeadTo(baseUrl, { cognome: 'Esposito', ebookType: 'investment-education', ...lead });
 
 const smsOf = (leadId: number) => database.db('sms_messages').where({ lead_id: leadId }).first();
 

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeCrm, type FakeCrm } from '@guida/testing/fake-crm-server';
 import { startFakeTwilio, type FakeTwilio } from '@guida/testing/fake-twilio-server';
 import { freePort } from '@guida/testing/free-port';
+import { postLead as postLeadTo } from '@guida/testing/post-lead';
 import { startApi, startWorker, type RunningProcess } from '@guida/testing/processes';
 import { testRedisUrl } from '@guida/testing/services';
 import { createTestDatabase, type TestDatabase } from '@guida/testing/test-database';
@@ -66,20 +67,8 @@ afterAll(async () => {
 
 const phoneOf = (index: number) => `+39347${String(8_100_000 + index)}`;
 
-async function postLead(index: number) {
-  const response = await fetch(`${baseUrl}/api/ebook-request`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({
-      nome: `Persona${index}`,
-      cognome: 'Prova',
-      email: `persona${index}@example.it`,
-      telefono: phoneOf(index),
-      gdprConsent: true,
-    }),
-  });
-  return { status: response.status, id: ((await response.json()) as { id: number }).id, answeredAt: Date.now() };
-}
+const postLead = (index: number) =>
+  postLeadTo(baseUrl, { nome: `Persona${index}`, email: `persona${index}@example.it`, telefono: phoneOf(index) });
 
 const countWhere = async (table: string, status: string) =>
   Number((await database.db(table).where({ status }).count({ n: '*' }).first())?.n ?? 0);
@@ -126,7 +115,7 @@ describe('three workers, one killed mid-send', () => {
     expect(slowest).toBeLessThan(PROMISE_MS);
 
     // One CRM delivery per lead, counted by its delivery id (a takeover re-posts the same id).
-    const rows = await database.db('crm_deliveries').whereIn('lead_id', answers.map((answer) => answer.id));
+    const rows = await database.db('crm_deliveries').whereIn('lead_id', answers.map((answer) => answer.body.id));
     const deliveryIds = new Set(crm.requests.map((request) => request.deliveryId));
     expect(deliveryIds).toEqual(new Set(rows.map((row) => row.id)));
 

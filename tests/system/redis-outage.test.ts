@@ -14,6 +14,7 @@ import { freePort } from '@guida/testing/free-port';
 import { createTestDatabase, type TestDatabase } from '@guida/testing/test-database';
 import { startOwnRedisServer, type OwnRedisServer } from '@guida/testing/test-redis';
 import { waitFor } from '@guida/testing/wait-for';
+import { postLead as postLeadTo } from '@guida/testing/post-lead';
 import { startApi, startWorker, type RunningProcess } from '@guida/testing/processes';
 
 const PREFIX = 'outage';
@@ -68,19 +69,7 @@ let leadCount = 0;
 
 async function postLead(telefono: string) {
   leadCount += 1;
-  const started = Date.now();
-  const response = await fetch(`${baseUrl}/api/ebook-request`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({
-      nome: `Persona${leadCount}`,
-      cognome: 'Prova',
-      email: `persona${leadCount}@example.it`,
-      telefono,
-      gdprConsent: true,
-    }),
-  });
-  return { status: response.status, ms: Date.now() - started };
+  return postLeadTo(baseUrl, { nome: `Persona${leadCount}`, email: `persona${leadCount}@example.it`, telefono });
 }
 
 /** Resolves once no SMS job and no sweep waits or runs: nothing could still send. */
