@@ -119,33 +119,6 @@ function sendJson(res: ServerResponse, status: number, body: unknown) {
   res.end(JSON.stringify(body));
 }
 
-/** A first-in, first-out list whose take() does not move the rest (Array#shift does). */
-function fifo<T>() {
-  let items: T[] = [];
-  let head = 0;
-  return {
-    get size() {
-      return items.length - head;
-    },
-    put(item: T) {
-      items.push(item);
-    },
-    take(): T | undefined {
-      const item = items[head];
-      head += 1;
-      if (head > 1024 && head * 2 > items.length) {
-        items = items.slice(head);
-        head = 0;
-      }
-      return item;
-    },
-    clear() {
-      items = [];
-      head = 0;
-    },
-  };
-}
-
 export async function startFakeTwilio(options: FakeTwilioOptions = {}): Promise<FakeTwilio> {
   const accountSid = options.accountSid ?? `AC${hex(16)}`;
   const authToken = options.authToken ?? hex(16);
@@ -344,15 +317,15 @@ export async function startFakeTwilio(options: FakeTwilioOptions = {}): Promise<
    */
   function automaticCallbacks({ statuses, delayMs: waitMs = 10, concurrency = 16 }: StatusCallbackOptions) {
     type Step = { message: ReceivedSms; statuses: readonly string[]; next: number };
-    const ready = fifo<Step>();
+    const ready: Step[] = [];
     const timers = new Set<NodeJS.Timeout>();
     const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
     let stopped = false;
     let inFlight = 0;
 
     const pump = () => {
-      while (!stopped && inFlight < concurrency && ready.size > 0) {
-        const step = ready.take()!;
+      while (!stopped && inFlight < concurrency && ready.length > 0) {
+        const step = ready.shift()!;
         const status = step.statuses[step.next]!;
         inFlight += 1;
         void postStatusCallback(step.message, status, undefined, agent)
@@ -370,7 +343,7 @@ export async function startFakeTwilio(options: FakeTwilioOptions = {}): Promise<
       if (stopped || step.next >= step.statuses.length) return;
       const timer = setTimeout(() => {
         timers.delete(timer);
-        ready.put(step);
+        ready.push(step);
         pump();
       }, waitMs);
       timers.add(timer);
@@ -382,12 +355,12 @@ export async function startFakeTwilio(options: FakeTwilioOptions = {}): Promise<
           statuses ?? (message.messagingServiceSid ? ['queued', 'sent', 'delivered'] : ['sent', 'delivered']);
         later({ message, statuses: sequence, next: 0 });
       },
-      pending: () => timers.size + ready.size + inFlight,
+      pending: () => timers.size + ready.length + inFlight,
       stop() {
         stopped = true;
         for (const timer of timers) clearTimeout(timer);
         timers.clear();
-        ready.clear();
+        ready.length = 0;
         // Ends the requests in flight too.
         agent.destroy();
       },
