@@ -131,8 +131,9 @@ serviceCrashed.catch(() => undefined);
 
 const isRunning = (child: ChildProcess) => child.exitCode === null && child.signalCode === null;
 
-export function startService(name: string, entry: string, env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--enable-source-maps', entry], {
+/** `nodeOptions` go before the entry (options NODE_OPTIONS refuses, such as --cpu-prof). */
+export function startService(name: string, entry: string, env: Record<string, string>, nodeOptions: string[] = []) {
+  const child = spawn(process.execPath, ['--enable-source-maps', ...nodeOptions, entry], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,29 +1,36 @@
 /**
  * Lead intake benchmark (`npm run bench:leads`). The bundled API and worker run as real
  * processes on a database of their own; the worker sends every SMS with the real twilio
- * client to a local Twilio-compatible server. Measures a fixed 500 req/s, the maximum
- * rate, the time from 201 to the SMS for a burst of 2,000 leads, and the Redis rate
- * limiter on its own; prints a table and writes bench/results/leads-*.json.
+ * client to a local Twilio-compatible server. Measures the whole product end to end as
+ * `npm start` runs it (default configuration, status callbacks included; reported first),
+ * a fixed 500 req/s, the maximum rate, the time from 201 to the SMS for a burst of 2,000
+ * leads, and the Redis rate limiter on its own; prints a table and writes
+ * bench/results/leads-*.json. BENCH_LEADS_ONLY=end-to-end runs only the end-to-end part.
  */
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { parseEnv } from 'node:util';
 import autocannon from 'autocannon';
 import { Queue } from 'bullmq';
 import pg from 'pg';
 import { createRedis } from '@guida/shared/server/redis';
 import { startFakeTwilio, type FakeTwilio } from '@guida/testing/fake-twilio-server';
 import { freePort } from '@guida/testing/free-port';
+import { waitFor } from '@guida/testing/wait-for';
 import { createRateLimit } from '../api/src/http/rate-limit';
 import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from '../scripts/lib/defaults.mjs';
 import { ROOT } from '../scripts/lib/output.mjs';
 import {
   benchLog,
   cpuMeter,
+  type CpuCores,
   deleteKeys,
   localUrl,
   machineFacts,
@@ -33,9 +40,11 @@ import {
   printCpu,
   recreateDatabase,
   round,
+  withDatabase,
   runBenchmark,
   serviceCrashed,
   startService,
+  stopService,
   stopServices,
   verdict,
   waitForReady,
@@ -52,6 +61,18 @@ const SETTINGS = {
   /** The worker starts after phase B with a backlog of about 30,000 SMS to send. */
   drainWaitSeconds: 300,
   rateLimit: { ops: 20_000, concurrency: 50, sequentialOps: 2_000 },
+  /**
+   * The product as `npm start` runs it: leads at maximum for `seconds`, then up to
+   * `drainWaitSeconds` until every SMS is delivered. The fake Twilio calls back `sent`,
+   * then `delivered`, each half a second after the previous answer (Twilio takes seconds).
+   */
+  endToEnd: {
+    warmupLeads: 50,
+    seconds: 20,
+    connections: 100,
+    drainWaitSeconds: 120,
+    statusCallbacks: { delayMs: 500, concurrency: 64 },
+  },
   runLimitMinutes: 10,
 };
 
@@ -120,8 +141,21 @@ interface LoadPhase {
   timeouts: number;
 }
 
-/** As many requests as the connections can carry (autocannon, one in flight per connection). */
-async function maximumPhase(apiUrl: string, options: { seconds: number; connections: number }) {
+let addressCounter = 0;
+/**
+ * A new visitor address per lead, passed as a proxy does: the API trusts X-Forwarded-For
+ * from loopback (TRUST_PROXY's default), so the per-IP limit keeps its default of 60 an hour.
+ */
+const nextClientAddress = () => {
+  const n = addressCounter++;
+  return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+};
+
+/**
+ * As many requests as the connections can carry (autocannon, one in flight per connection);
+ * with `clientAddresses`, each lead comes from an address of its own.
+ */
+async function maximumPhase(apiUrl: string, options: { seconds: number; connections: number; clientAddresses?: boolean }) {
   const result = await autocannon({
     url: `${apiUrl}/api/ebook-request`,
     method: 'POST',
@@ -130,7 +164,13 @@ async function maximumPhase(apiUrl: string, options: { seconds: number; connecti
     duration: options.seconds,
     requests: [
       {
-        setupRequest: (request) => ({ ...request, body: leadBody(nextPhone()) }),
+        setupRequest: (request) => ({
+          ...request,
+          body: leadBody(nextPhone()),
+          ...(options.clientAddresses
+            ? { headers: { ...request.headers, 'x-forwarded-for': nextClientAddress() } }
+            : {}),
+        }),
         onResponse: (status, body) => {
           if (status === 201) recordCreated(body);
         },
@@ -350,6 +390,334 @@ async function drain(queues: Queue[], twilio: FakeTwilio, waitSeconds: number) {
     smsSent: sms,
     smsPerSecond: seconds > 0 ? round(sms / seconds, 1) : null,
   };
+}
+
+/* ---------------------- end to end: the product as npm start runs it ---------------------- */
+
+/**
+ * The configuration `npm start` runs with: .env.example, which it copies to .env on the
+ * first run (an empty value means the default).
+ */
+function npmStartConfiguration(): Record<string, string> {
+  const values = parseEnv(readFileSync(join(ROOT, '.env.example'), 'utf8'));
+  return Object.fromEntries(
+    Object.entries(values).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== ''),
+  );
+}
+
+/**
+ * The default configuration first; every other run names what it changes. By default SMS
+ * leave at SMS_RATE_PER_SECOND=10 (a budget, not a speed): lifted, the run shows how many
+ * leads this machine carries from the form to the delivered SMS.
+ */
+const END_TO_END_RUNS: Record<string, string>[] = [{}, { SMS_RATE_PER_SECOND: '10000' }];
+
+const describeChanges = (changes: Record<string, string>) =>
+  Object.keys(changes).length === 0
+    ? 'default configuration'
+    : Object.entries(changes)
+        .map(([key, value]) => `${key}=${value}`)
+        .join(', ');
+
+/** A few leads one after the other, each from an address of its own (warm-up). */
+async function offerLeads(apiUrl: string, count: number, concurrency: number) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) {
+        next += 1;
+        const response = await fetch(`${apiUrl}/api/ebook-request`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': nextClientAddress() },
+          body: leadBody(nextPhone()),
+        });
+        if (response.status !== 201) throw new Error(`warm-up lead answered ${response.status}: ${await response.text()}`);
+        recordCreated(await response.text());
+      }
+    }),
+  );
+}
+
+/** `delivered` callbacks the API acknowledged (it answers only once the status is stored). */
+const deliveredAcknowledged = (twilio: FakeTwilio, until = Infinity) =>
+  twilio.statusCallbacks.filter(
+    (callback) => callback.status === 'delivered' && callback.answered === 204 && callback.at <= until,
+  );
+
+/** CPU milliseconds per lead of the processes under test. */
+function cpuMsPerLead(cores: CpuCores | null, seconds: number, leads: number) {
+  if (!cores || leads === 0) return null;
+  const ms = (value: number) => round((value * seconds * 1000) / leads, 2);
+  const perLead = { api: ms(cores.api), worker: ms(cores.worker), postgres: ms(cores.postgres), redis: ms(cores.redis) };
+  return { ...perLead, total: round(perLead.api + perLead.worker + perLead.postgres + perLead.redis, 2) };
+}
+
+/**
+ * The API and the worker started as `npm start` starts them, with the default
+ * configuration but for where they listen and keep data and the SMS provider (the real
+ * twilio client to the local Twilio-compatible server, which posts the status callbacks
+ * Twilio posts). Leads are offered at maximum for a fixed time, then, when the SMS budget
+ * lets the backlog go out within the wait, until every SMS is delivered. A lead counts end
+ * to end once its SMS is `delivered` in PostgreSQL.
+ */
+async function endToEndRun(serverUrl: string, redisUrl: string, changes: Record<string, string>) {
+  const { warmupLeads, seconds, connections, drainWaitSeconds, statusCallbacks } = SETTINGS.endToEnd;
+  const databaseUrl = await recreateDatabase(serverUrl, BENCH_DATABASE);
+  const prefix = `bench-${randomBytes(4).toString('hex')}`;
+  const redis = createRedis(redisUrl, 'worker');
+  const queues = WATCHED_QUEUES.map((name) => new Queue(name, { connection: redis, prefix }));
+  const twilio = await startFakeTwilio({ statusCallbacks });
+  const port = await freePort();
+  const apiUrl = `http://127.0.0.1:${port}`;
+  const env: Record<string, string> = {
+    ...npmStartConfiguration(),
+    PORT: String(port),
+    PUBLIC_BASE_URL: apiUrl,
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: redisUrl,
+    REDIS_KEY_PREFIX: prefix,
+    SMS_PROVIDER: 'twilio',
+    TWILIO_FROM: 'GuidaFin',
+    TWILIO_API_BASE_URL: twilio.url,
+    ...changes,
+  };
+  const processEnv = {
+    ...env,
+    PATH: process.env.PATH ?? '',
+    SESSION_SECRET: randomBytes(32).toString('base64url'),
+    TWILIO_ACCOUNT_SID: twilio.accountSid,
+    TWILIO_AUTH_TOKEN: twilio.authToken,
+  };
+  // To profile the processes, e.g. BENCH_NODE_OPTIONS="--cpu-prof --cpu-prof-dir=/tmp/profiles".
+  const nodeOptions = process.env.BENCH_NODE_OPTIONS?.split(' ').filter(Boolean) ?? [];
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  const count = async (sql: string, values: unknown[] = []) =>
+    Number((await db.query<{ n: string }>(sql, values)).rows[0]?.n ?? 0);
+  try {
+    log(`end to end, ${describeChanges(changes)}: starting the api and the worker (port ${port}, Redis prefix ${prefix})`);
+    const api = startService('api', 'api/dist/server.js', processEnv, nodeOptions);
+    await Promise.race([waitForReady(apiUrl), serviceCrashed]);
+    const worker = startService('worker', 'worker/dist/index.js', processEnv, nodeOptions);
+    const answeredBefore = answeredLeadIds.length;
+
+    const measured = await Promise.race([
+      (async () => {
+        log(`  warm-up: ${warmupLeads} leads, until their SMS are delivered (not reported)`);
+        await offerLeads(apiUrl, warmupLeads, 10);
+        await waitFor(() => deliveredAcknowledged(twilio).length >= warmupLeads, {
+          timeoutMs: 60_000,
+          intervalMs: 100,
+          what: 'the SMS of the warm-up leads to be delivered',
+        });
+        const lastWarmupLead = await count('SELECT coalesce(max(id), 0) AS n FROM ebook_requests');
+        const smsBefore = twilio.messages.length;
+        const deliveredBefore = deliveredAcknowledged(twilio).length;
+        const budget = Number(env.SMS_RATE_PER_SECOND);
+
+        log(`  ${seconds} s without a rate cap, ${connections} connections, then until every SMS is delivered`);
+        const windowStartedAt = Date.now();
+        const started = performance.now();
+        const whole = await withCpu(async () => {
+          const window = await withCpu(() => maximumPhase(apiUrl, { seconds, connections, clientAddresses: true }));
+          const windowEnd = Date.now();
+          const smsDuringWindow = twilio.messages.length - smsBefore;
+          const deliveredDuringWindow = deliveredAcknowledged(twilio, windowEnd).length - deliveredBefore;
+          const backlog = await pendingJobs(queues);
+          const drainable = backlog / budget <= drainWaitSeconds;
+          const deadline = Date.now() + drainWaitSeconds * 1000;
+          let drained = false;
+          while (drainable && Date.now() < deadline) {
+            if ((await pendingJobs(queues)) === 0 && twilio.statusCallbacksPending() === 0) {
+              drained = true;
+              break;
+            }
+            await sleep(100);
+          }
+          return { window, smsDuringWindow, deliveredDuringWindow, drainable, drained };
+        });
+        const wholeSeconds = (performance.now() - started) / 1000;
+        return { ...whole, windowStartedAt, wholeSeconds, lastWarmupLead, deliveredBefore, budget };
+      })(),
+      serviceCrashed,
+    ]);
+    const logLines = { api: api.logLines, worker: worker.logLines };
+    const stoppedAt = Date.now();
+    await Promise.all([stopService(api), stopService(worker)]);
+
+    const { window, drainable, drained } = measured;
+    const windowSeconds = window.durationSeconds;
+    const deliveredCallbacks = deliveredAcknowledged(twilio).slice(measured.deliveredBefore);
+    const deliveredInPostgres = await count(
+      "SELECT count(*) AS n FROM sms_messages WHERE status = 'delivered' AND lead_id > $1",
+      [measured.lastWarmupLead],
+    );
+    const leadsOffered = await count('SELECT count(*) AS n FROM ebook_requests WHERE id > $1', [measured.lastWarmupLead]);
+    const runIds = answeredLeadIds.slice(answeredBefore);
+    const answeredAndStored = await count('SELECT count(*) AS n FROM ebook_requests WHERE id = ANY($1::bigint[])', [
+      runIds,
+    ]);
+    const smsStatuses = Object.fromEntries(
+      (
+        await db.query<{ status: string; n: string }>(
+          'SELECT status, count(*) AS n FROM sms_messages GROUP BY status ORDER BY status',
+        )
+      ).rows.map((row) => [row.status, Number(row.n)]),
+    );
+    const lastDeliverySeconds = ((deliveredCallbacks.at(-1)?.at ?? Date.now()) - measured.windowStartedAt) / 1000;
+    const endToEnd = drained
+      ? {
+          definition:
+            'leads taken in during the window whose SMS is delivered in PostgreSQL, per second from the start ' +
+            'of the window to the last delivery',
+          leads: deliveredInPostgres,
+          seconds: round(lastDeliverySeconds, 1),
+          leadsPerSecond: round(deliveredInPostgres / lastDeliverySeconds, 1),
+          cpuMsPerLead: cpuMsPerLead(measured.cpuCores, measured.wholeSeconds, deliveredInPostgres),
+          cpuCores: measured.cpuCores,
+        }
+      : {
+          definition:
+            `SMS delivered per second during the window (at most SMS_RATE_PER_SECOND=${measured.budget} leave ` +
+            'a second); CPU per lead taken in',
+          leads: measured.deliveredDuringWindow,
+          seconds: windowSeconds,
+          leadsPerSecond: round(measured.deliveredDuringWindow / windowSeconds, 1),
+          cpuMsPerLead: cpuMsPerLead(window.cpuCores, windowSeconds, window.leadsCreated),
+          cpuCores: window.cpuCores,
+        };
+    return {
+      name: describeChanges(changes),
+      changes,
+      env,
+      intake: window,
+      intakeCpuMsPerLead: cpuMsPerLead(window.cpuCores, windowSeconds, window.leadsCreated),
+      smsPerSecondDuringWindow: round(measured.smsDuringWindow / windowSeconds, 1),
+      deliveredPerSecondDuringWindow: round(measured.deliveredDuringWindow / windowSeconds, 1),
+      drainable,
+      drained,
+      endToEnd,
+      sanity: {
+        answers201: runIds.length,
+        answeredAndStored,
+        leadsOfferedStored: leadsOffered,
+        smsStatuses,
+        deliveredCallbacksAcknowledged: deliveredCallbacks.length,
+        deliveredInPostgres,
+        // Those posted after the API stopped are left out: the run does not wait for a backlog.
+        callbacksNotAnswered204: twilio.statusCallbacks.filter(
+          (callback) => callback.answered !== 204 && callback.at < stoppedAt,
+        ).length,
+        twilioMessages: twilio.messages.length,
+        duplicatePhones: twilio.messages.length - new Set(twilio.messages.map((message) => message.to)).size,
+        logLines,
+      },
+    };
+  } finally {
+    await db.end();
+    await twilio.close();
+    await Promise.all(queues.map((queue) => queue.close()));
+    await deleteKeys(redis, prefix);
+    redis.disconnect();
+  }
+}
+
+type EndToEndResult = Awaited<ReturnType<typeof endToEndRun>>;
+
+const msPerLead = (perLead: ReturnType<typeof cpuMsPerLead>) =>
+  perLead
+    ? `${perLead.total} ms (api ${perLead.api} · worker ${perLead.worker} · postgres ${perLead.postgres} · redis ${perLead.redis})`
+    : 'n/a';
+
+function printEndToEnd(
+  runs: EndToEndResult[],
+  beside: { apiAlone: (LoadPhase & { cpuCores: CpuCores | null }) | null; referenceRequestsPerSecond: number },
+) {
+  const { seconds, connections, statusCallbacks } = SETTINGS.endToEnd;
+  console.log(
+    `\nEnd to end: the product as \`npm start\` runs it, API and worker on this machine (${seconds} s at maximum, ` +
+      `${connections} connections, each lead from its own address; the fake Twilio calls back sent and delivered, ` +
+      `${statusCallbacks.delayMs} ms apart)`,
+  );
+  for (const run of runs) {
+    const { intake, endToEnd } = run;
+    const settings = ['NODE_ENV', 'LOG_LEVEL', 'WEB_CONCURRENCY', 'WORKER_CONCURRENCY', 'SMS_RATE_PER_SECOND']
+      .map((key) => `${key}=${run.env[key] ?? '(unset)'}`)
+      .join(' ');
+    console.log(`  ${run.name} (${settings})`);
+    console.log(
+      `    intake with the worker running: ${number(intake.leadsPerSecond, 1)} leads/s · p99 ${intake.latencyMs.p99} ms · ` +
+        `non-2xx ${intake.non2xx} · errors ${intake.errors} · CPU per lead taken in ${msPerLead(run.intakeCpuMsPerLead)}`,
+    );
+    console.log(
+      `    during the window: ${number(run.smsPerSecondDuringWindow, 1)} SMS/s to Twilio, ` +
+        `${number(run.deliveredPerSecondDuringWindow, 1)} delivered/s`,
+    );
+    if (run.drained) {
+      console.log(
+        `    end to end: ${number(endToEnd.leadsPerSecond, 1)} leads/s delivered (${number(endToEnd.leads)} leads, ` +
+          `last SMS delivered ${endToEnd.seconds} s after the window opened) · CPU per lead ${msPerLead(endToEnd.cpuMsPerLead)}`,
+      );
+    } else {
+      const why = run.drainable
+        ? `the backlog was not delivered within ${SETTINGS.endToEnd.drainWaitSeconds} s`
+        : `at most SMS_RATE_PER_SECOND=${run.env.SMS_RATE_PER_SECOND} SMS leave a second, so the backlog was not waited for`;
+      console.log(`    end to end: ${number(endToEnd.leadsPerSecond, 1)} leads/s delivered during the window (${why})`);
+    }
+    const { sanity } = run;
+    console.log(
+      `    sanity: ${number(sanity.answeredAndStored)}/${number(sanity.answers201)} answered leads stored · SMS ` +
+        `${JSON.stringify(sanity.smsStatuses)} · delivered callbacks answered 204: ` +
+        `${number(sanity.deliveredCallbacksAcknowledged)}, delivered in PostgreSQL ${number(sanity.deliveredInPostgres)} · ` +
+        `callbacks not answered 204 while the API ran: ${sanity.callbacksNotAnswered204} · ` +
+        `duplicate phones ${sanity.duplicatePhones} · ` +
+        `log lines api ${number(sanity.logLines.api)}, worker ${number(sanity.logLines.worker)}`,
+    );
+  }
+  const { apiAlone } = beside;
+  if (apiAlone) {
+    const alone = cpuMsPerLead(apiAlone.cpuCores, apiAlone.durationSeconds, apiAlone.leadsCreated);
+    console.log(
+      `  beside it, same run: API alone at maximum (phase B: LOG_LEVEL=warn, WEB_CONCURRENCY=${API_PROCESSES}, ` +
+        `no worker) ${number(apiAlone.leadsPerSecond, 1)} leads/s, CPU per lead ${msPerLead(alone)}`,
+    );
+  }
+  const best = Math.max(...runs.map((run) => (run.drained ? run.endToEnd.leadsPerSecond : 0)));
+  console.log(
+    `  machine reference (bare express + one insert): ${number(beside.referenceRequestsPerSecond, 1)} req/s` +
+      (best > 0 ? ` · end to end = ${number((100 * best) / beside.referenceRequestsPerSecond, 1)} % of it` : ''),
+  );
+}
+
+const endToEndCpuRows = (runs: EndToEndResult[]) =>
+  runs.flatMap((run): [string, CpuCores | null][] => [
+    [`${run.name}: intake`, run.intake.cpuCores],
+    ...(run.drained ? [[`${run.name}: end to end`, run.endToEnd.cpuCores] as [string, CpuCores | null]] : []),
+  ]);
+
+/** BENCH_LEADS_ONLY=end-to-end: the end-to-end runs and the machine reference only (to work on them). */
+async function endToEndOnly() {
+  const startedAt = new Date();
+  const serverUrl = localUrl(DATABASE_SERVER_URL, 'DATABASE_URL');
+  const redisUrl = localUrl(REDIS_URL, 'REDIS_URL');
+  onCleanUp(stopServices);
+  const runs: EndToEndResult[] = [];
+  for (const changes of END_TO_END_RUNS) runs.push(await endToEndRun(serverUrl, redisUrl, changes));
+  log(`machine reference: express + one-row insert, ${SETTINGS.reference.seconds} s, ${SETTINGS.reference.connections} connections`);
+  const reference = await referenceRun(withDatabase(serverUrl, BENCH_DATABASE));
+  printEndToEnd(runs, { apiAlone: null, referenceRequestsPerSecond: reference.requestsPerSecondMean });
+  printCpu(endToEndCpuRows(runs), 'load generator + fake Twilio');
+  const finishedAt = new Date();
+  const file = writeResults('leads-end-to-end', startedAt, {
+    benchmark: 'leads-end-to-end',
+    startedAt: startedAt.toISOString(),
+    finishedAt: finishedAt.toISOString(),
+    machine: machineFacts(),
+    settings: SETTINGS.endToEnd,
+    endToEnd: runs,
+    machineReference: reference,
+  });
+  console.log(`\nResults: ${file}`);
 }
 
 /* ----------------------------- rate limit ------------------------------ */
@@ -610,6 +978,9 @@ async function main() {
   const logLines = { api: api.logLines, worker: worker?.logLines ?? 0 };
   await stopServices();
 
+  const endToEnd: EndToEndResult[] = [];
+  for (const changes of END_TO_END_RUNS) endToEnd.push(await endToEndRun(serverUrl, redisUrl, changes));
+
   log(`machine reference: express + one-row insert, ${SETTINGS.reference.seconds} s, ${SETTINGS.reference.connections} connections`);
   const reference = await referenceRun(databaseUrl);
 
@@ -655,10 +1026,12 @@ async function main() {
   console.log(
     `\nLead intake benchmark · ${os.cpus().length} CPUs · ${number(totalMemoryGiB, 1)} GiB RAM · Node ${process.version}`,
   );
-  console.log(
-    'API and worker run with LOG_LEVEL=warn: a log line per request costs CPU, so request logging is off here.',
-  );
   console.log('Load generator, fake Twilio, API, worker, PostgreSQL and Redis share this machine.');
+  printEndToEnd(endToEnd, { apiAlone: b, referenceRequestsPerSecond: reference.requestsPerSecondMean });
+  console.log(
+    `\nPhases A to C change the configuration: LOG_LEVEL=warn, WEB_CONCURRENCY=${API_PROCESSES}, ` +
+      `WORKER_CONCURRENCY=${WORKER_CONCURRENCY}, SMS_RATE_PER_SECOND=${MAX_SMS_RATE_PER_SECOND}, and the per-IP limit raised.`,
+  );
   console.log('Phases A and B: the API alone (the worker starts afterwards, as on a machine of its own).');
   printLoadPhase('Phase A · fixed rate, api alone', a);
   printLoadPhase('Phase B · maximum, api alone', b);
@@ -717,6 +1090,7 @@ async function main() {
       ['B+W maximum', bw.cpuCores],
       ['B+W drain', phases.drainBW.cpuCores],
       ['C burst', c.cpuCores],
+      ...endToEndCpuRows(endToEnd),
     ],
     'load generator + fake Twilio',
   );
@@ -760,6 +1134,7 @@ async function main() {
       drainAfterMaximumWithWorker: phases.drainBW,
       burst: c,
     },
+    endToEnd,
     machineReference: reference,
     rateLimitCost: rateLimit,
     sanity: { ...sanity, nothingLost, fakeTwilio: twilioFacts, logLines },
@@ -769,4 +1144,4 @@ async function main() {
   if (!nothingLost) throw new Error('leads answered 201 are missing from the database');
 }
 
-await runBenchmark('leads', SETTINGS.runLimitMinutes, main);
+await runBenchmark('leads', SETTINGS.runLimitMinutes, process.env.BENCH_LEADS_ONLY === 'end-to-end' ? endToEndOnly : main);
