@@ -49,7 +49,7 @@ const SHARED_INFRASTRUCTURE = ['http', 'db', 'testing'];
 const FEATURE_DEPTHS = [1, 2, 3];
 
 /**
- * Feature folders talk through their front door (decision 023): from another feature only
+ * Feature folders talk through their front door (decision 022): from another feature only
  * `../<feature>` (its index.ts) may be imported. A path that climbs to src (one `../` per
  * folder the file is deep) and goes past a folder other than the shared infrastructure is
  * another feature's internals.
@@ -59,7 +59,7 @@ const FEATURE_DEPTHS = [1, 2, 3];
 const featureInternals = (depth) => ({
   regex: `^(\\.\\./){${depth}}(?!${SHARED_INFRASTRUCTURE.map((folder) => `${folder}/`).join('|')})[^./][^/]*/(?!index$)`,
   message:
-    'a feature imports another feature only through its front door, `<feature>/index.ts` (docs/decisions/023); ' +
+    'a feature imports another feature only through its front door, `<feature>/index.ts` (docs/decisions/022); ' +
     'within a feature, import without climbing to src.',
 });
 

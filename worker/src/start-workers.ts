@@ -65,7 +65,7 @@ export function startWorkers(deps: WorkerDeps) {
   );
   // A scheduler that survived the outage keeps its next run (it runs at once only when
   // created), so after a disconnection one worker also sweeps right away, without grace:
-  // Redis may have lost its jobs, and the leads stored meanwhile have none (decision 024).
+  // Redis may have lost its jobs, and the leads stored meanwhile have none (decision 023).
   let disconnected = false;
   const onRedisClose = () => {
     disconnected = true;

@@ -17,7 +17,7 @@ export const sweepPendingDeliveriesJob = defineJob({
 /**
  * The same sweep without the grace period, at once: asked for by a worker whose
  * connection to Redis comes back (Redis may have lost its jobs) and by any process that
- * could not add a job, once it can (decision 024). Added by `JobQueues.requestSweep`,
+ * could not add a job, once it can (decision 023). Added by `JobQueues.requestSweep`,
  * deduplicated: at most one waits besides the one running.
  */
 export const sweepAfterReconnectJob = { queue: 'maintenance', name: 'sweep-after-reconnect' } as const;

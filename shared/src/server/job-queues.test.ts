@@ -1,6 +1,6 @@
 /**
  * The sweeps that processes ask for after a reconnection or a failed add
- * (`JobQueues.requestSweep`, decision 024), on real Redis: however many processes ask,
+ * (`JobQueues.requestSweep`, decision 023), on real Redis: however many processes ask,
  * one sweep waits at most; a request made while a sweep runs gets one more sweep after
  * it; a process whose add failed asks once Redis answers again.
  */

@@ -1,5 +1,5 @@
 /**
- * The front door of data rights for the rest of the worker (decision 023): erasing leads
+ * The front door of data rights for the rest of the worker (decision 022): erasing leads
  * and telling the CRM, which retention does too, and forgetting a deletion requester once
  * the last email to them went out.
  */
