@@ -44,7 +44,7 @@ const importBoundaries = (files, patterns, ignores = []) => [
 ];
 
 /** First-level folders of api/src and worker/src that every feature may use; the others are features. */
-const SHARED_INFRASTRUCTURE = ['http', 'db', 'testing'];
+const SHARED_INFRASTRUCTURE = ['http', 'db', 'testing', 'providers'];
 /** How many folders deep feature files are checked (`<feature>/<sub>/<sub>/file.ts`). */
 const FEATURE_DEPTHS = [1, 2, 3];
 

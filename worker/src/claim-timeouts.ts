@@ -1,6 +1,6 @@
 import type { WorkerConfig } from './config';
-import { SMTP_CLAIM_TIMEOUT_MS } from './email/mailer';
-import { TWILIO_REQUEST_TIMEOUT_MS } from './sms/providers/twilio-sms-provider';
+import { SMTP_CLAIM_TIMEOUT_MS } from './providers/mailer';
+import { TWILIO_REQUEST_TIMEOUT_MS } from './providers/twilio-sms-provider';
 
 export interface ClaimTimeouts {
   sms: number;

@@ -4,9 +4,9 @@ import { createJobQueues } from '@guida/shared/server/job-queues';
 import type { Logger } from '@guida/shared/server/logger';
 import { createRedis } from '@guida/shared/server/redis';
 import type { WorkerConfig } from './config';
-import { createOutboxMailer, createSmtpMailer } from './email/mailer';
-import { createOutboxSmsProvider } from './sms/providers/outbox-sms-provider';
-import { createTwilioSmsProvider } from './sms/providers/twilio-sms-provider';
+import { createOutboxMailer, createSmtpMailer } from './providers/mailer';
+import { createOutboxSmsProvider } from './providers/outbox-sms-provider';
+import { createTwilioSmsProvider } from './providers/twilio-sms-provider';
 import type { WorkerDeps } from './queue-declaration';
 
 /** Connections and providers chosen by the configuration; tests build it with their own. */

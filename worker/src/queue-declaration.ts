@@ -6,8 +6,8 @@ import type { Logger } from '@guida/shared/server/logger';
 import type { Redis } from '@guida/shared/server/redis';
 import type { ClaimTimeouts } from './claim-timeouts';
 import type { WorkerConfig } from './config';
-import type { Mailer } from './email/mailer';
-import type { SmsProvider } from './sms/providers/sms-provider';
+import type { Mailer } from './providers/mailer';
+import type { SmsProvider } from './providers/sms-provider';
 
 /** What every queue's processor may use: connections and providers chosen by the configuration. */
 export interface WorkerDeps {

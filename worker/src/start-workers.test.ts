@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { retryDelay } from './start-workers';
-import { classifyTwilioError } from './sms/providers/twilio-sms-provider';
+import { classifyTwilioError } from './providers/twilio-sms-provider';
 
 describe('retry delays', () => {
   it('double each attempt within ±25 % jitter and stop growing at 6 hours', () => {

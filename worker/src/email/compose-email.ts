@@ -4,7 +4,7 @@ import { erasureDateOf, gdprEmails } from '@guida/shared/gdpr-server-texts';
 import { guideDelivery } from '@guida/shared/messages';
 import { composeGdprEmail, type GdprEmailSettings } from './gdpr-emails';
 import type { EmailContext } from './email.repo';
-import type { OutgoingEmail } from './mailer';
+import type { OutgoingEmail } from '../providers/mailer';
 
 export interface ComposeSettings extends GdprEmailSettings {
   retentionMonths: number;

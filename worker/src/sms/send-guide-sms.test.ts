@@ -8,8 +8,8 @@ import { insertLead } from '@guida/testing/lead-fixture';
 import { claimTimeouts } from '../claim-timeouts';
 import { createTestWorker, type TestWorker } from '../testing/test-worker';
 import { gsm7Length } from './gsm7';
-import type { SmsProvider } from './providers/sms-provider';
-import { createTwilioSmsProvider } from './providers/twilio-sms-provider';
+import type { SmsProvider } from '../providers/sms-provider';
+import { createTwilioSmsProvider } from '../providers/twilio-sms-provider';
 import { createSendGuideSms } from './send-guide-sms';
 
 let twilio: FakeTwilio;

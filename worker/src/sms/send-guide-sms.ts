@@ -17,7 +17,7 @@ import { daysLeft, guideLinkUrl } from '@guida/shared/lead-rules';
 import type { JobQueues } from '@guida/shared/server/job-queues';
 import type { Logger } from '@guida/shared/server/logger';
 import { guideSmsText } from './guide-sms-text';
-import { SmsSendError, type SmsProvider } from './providers/sms-provider';
+import { SmsSendError, type SmsProvider } from '../providers/sms-provider';
 
 export interface SendGuideSmsDeps {
   db: Knex;
