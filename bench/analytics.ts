@@ -34,6 +34,7 @@ import {
   benchLog,
   cpuMeter,
   deleteKeys,
+  isolatedEnv,
   localUrl,
   machineFacts,
   number,
@@ -47,11 +48,11 @@ import {
   startService,
   stopService,
   stopServices,
+  type CpuCores,
   verdict,
   waitForReady,
   withDatabase,
   writeResults,
-  type CpuCores,
 } from './bench-support';
 
 const SETTINGS = {
@@ -830,8 +831,7 @@ async function main() {
     ANALYTICS_RATE_LIMIT_PER_IP: String(MAX_ANALYTICS_RATE_LIMIT),
     SHUTDOWN_GRACE_MS: '5000',
   };
-  // Only these variables: nothing from the caller's environment may reach the processes under test.
-  const processEnv = { ...env, PATH: process.env.PATH ?? '', SESSION_SECRET: randomBytes(32).toString('base64url') };
+  const processEnv = isolatedEnv(env);
   onCleanUp(stopServices);
   log(`starting api (port ${port}) and worker, LOG_LEVEL=warn, Redis prefix ${prefix}`);
   const api = startService('api', 'api/dist/server.js', processEnv);

@@ -4,6 +4,7 @@
  * process from /proc, and the report helpers.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -130,6 +131,21 @@ export const serviceCrashed = new Promise<never>((_, reject) => {
 serviceCrashed.catch(() => undefined);
 
 const isRunning = (child: ChildProcess) => child.exitCode === null && child.signalCode === null;
+
+/**
+ * The environment of the api and worker under a benchmark: its `settings` (what it reports)
+ * and nothing from the caller's environment (a CRM webhook, an SMTP server, another
+ * provider), with a fresh session secret and, for SMS through the fake Twilio, its
+ * credentials (kept out of the reported settings).
+ */
+export function isolatedEnv(settings: Record<string, string>, twilio?: { accountSid: string; authToken: string }) {
+  return {
+    ...settings,
+    PATH: process.env.PATH ?? '',
+    SESSION_SECRET: randomBytes(32).toString('base64url'),
+    ...(twilio ? { TWILIO_ACCOUNT_SID: twilio.accountSid, TWILIO_AUTH_TOKEN: twilio.authToken } : {}),
+  };
+}
 
 /** `nodeOptions` go before the entry (options NODE_OPTIONS refuses, such as --cpu-prof). */
 export function startService(name: string, entry: string, env: Record<string, string>, nodeOptions: string[] = []) {

@@ -30,8 +30,8 @@ import { ROOT } from '../scripts/lib/output.mjs';
 import {
   benchLog,
   cpuMeter,
-  type CpuCores,
   deleteKeys,
+  isolatedEnv,
   localUrl,
   machineFacts,
   number,
@@ -40,14 +40,15 @@ import {
   printCpu,
   recreateDatabase,
   round,
-  withDatabase,
   runBenchmark,
   serviceCrashed,
   startService,
   stopService,
   stopServices,
+  type CpuCores,
   verdict,
   waitForReady,
+  withDatabase,
   writeResults,
 } from './bench-support';
 
@@ -481,13 +482,7 @@ async function endToEndRun(serverUrl: string, redisUrl: string, changes: Record<
     TWILIO_API_BASE_URL: twilio.url,
     ...changes,
   };
-  const processEnv = {
-    ...env,
-    PATH: process.env.PATH ?? '',
-    SESSION_SECRET: randomBytes(32).toString('base64url'),
-    TWILIO_ACCOUNT_SID: twilio.accountSid,
-    TWILIO_AUTH_TOKEN: twilio.authToken,
-  };
+  const processEnv = isolatedEnv(env, twilio);
   // To profile the processes, e.g. BENCH_NODE_OPTIONS="--cpu-prof --cpu-prof-dir=/tmp/profiles".
   const nodeOptions = process.env.BENCH_NODE_OPTIONS?.split(' ').filter(Boolean) ?? [];
   const db = new pg.Client({ connectionString: databaseUrl });
@@ -871,15 +866,7 @@ async function main() {
     WEB_CONCURRENCY: String(API_PROCESSES),
     SHUTDOWN_GRACE_MS: '5000',
   };
-  // Only these variables: nothing from the caller's environment (a CRM webhook, an SMTP
-  // server, another provider) may reach the processes under test.
-  const processEnv = {
-    ...env,
-    PATH: process.env.PATH ?? '',
-    SESSION_SECRET: randomBytes(32).toString('base64url'),
-    TWILIO_ACCOUNT_SID: twilio.accountSid,
-    TWILIO_AUTH_TOKEN: twilio.authToken,
-  };
+  const processEnv = isolatedEnv(env, twilio);
   onCleanUp(stopServices);
   // Intake is measured first with the API alone, as in production where workers run on
   // machines of their own: on these two shared cores a worker sending SMS at full speed

@@ -9,7 +9,6 @@
  * prints a table and writes bench/results/outage-*.json.
  */
 import http from 'node:http';
-import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
@@ -19,6 +18,7 @@ import { startOwnRedisServer } from '@guida/testing/test-redis';
 import { DEFAULT_DATABASE_URL } from '../scripts/lib/defaults.mjs';
 import {
   benchLog,
+  isolatedEnv,
   localUrl,
   machineFacts,
   number,
@@ -30,10 +30,10 @@ import {
   serviceCrashed,
   startService,
   stopServices,
+  type ServiceProcess,
   verdict,
   waitForReady,
   writeResults,
-  type ServiceProcess,
 } from './bench-support';
 
 const SETTINGS = {
@@ -252,16 +252,7 @@ async function main() {
     // Only to stop quickly at the end; it changes nothing while the benchmark runs.
     SHUTDOWN_GRACE_MS: '5000',
   };
-  // Only these variables: nothing from the caller's environment (a CRM webhook, an SMTP
-  // server, another provider) may reach the processes under test.
-  const processEnv = {
-    ...env,
-    PATH: process.env.PATH ?? '',
-    NODE_ENV: 'development',
-    SESSION_SECRET: randomBytes(32).toString('base64url'),
-    TWILIO_ACCOUNT_SID: twilio.accountSid,
-    TWILIO_AUTH_TOKEN: twilio.authToken,
-  };
+  const processEnv = isolatedEnv({ ...env, NODE_ENV: 'development' }, twilio);
   onCleanUp(stopServices);
   log(`starting the api (port ${port}) and the worker; redis-server of our own at ${redis.url}`);
   const api = startService('api', 'api/dist/server.js', processEnv);

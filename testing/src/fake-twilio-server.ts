@@ -67,6 +67,8 @@ export interface FakeTwilio {
   url: string;
   accountSid: string;
   authToken: string;
+  /** The api and worker settings that send SMS here with the real twilio client. */
+  env: Record<string, string>;
   messages: ReceivedSms[];
   /** Requests refused before reaching `messages` (auth, validation, scripted failures). */
   refused: { status: number; code: number }[];
@@ -371,10 +373,18 @@ export async function startFakeTwilio(options: FakeTwilioOptions = {}): Promise<
   const address = server.address();
   if (!address || typeof address !== 'object') throw new Error('fake Twilio did not start');
 
+  const url = `http://127.0.0.1:${address.port}`;
   return {
-    url: `http://127.0.0.1:${address.port}`,
+    url,
     accountSid,
     authToken,
+    env: {
+      SMS_PROVIDER: 'twilio',
+      TWILIO_ACCOUNT_SID: accountSid,
+      TWILIO_AUTH_TOKEN: authToken,
+      TWILIO_FROM: 'GuidaFin',
+      TWILIO_API_BASE_URL: url,
+    },
     messages,
     refused,
     statusCallbacks,

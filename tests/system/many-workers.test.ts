@@ -47,11 +47,7 @@ beforeAll(async () => {
     REDIS_URL: testRedisUrl(),
     REDIS_KEY_PREFIX: prefix,
     SESSION_SECRET: 'many-workers-test-session-secret-0123',
-    SMS_PROVIDER: 'twilio',
-    TWILIO_ACCOUNT_SID: twilio.accountSid,
-    TWILIO_AUTH_TOKEN: twilio.authToken,
-    TWILIO_FROM: 'GuidaFin',
-    TWILIO_API_BASE_URL: twilio.url,
+    ...twilio.env,
     CRM_WEBHOOK_URL: crm.url,
     CRM_WEBHOOK_SECRET: 'many-workers-test-crm-secret',
   };

@@ -16,8 +16,8 @@ const FUNNEL_ROLLUP_INTERVAL_MS = 3600 * 1000;
 /**
  * Housekeeping on job schedulers: the sweep of deliveries still to send, retention, and
  * the funnel rollup; and the sweep without grace that processes ask for after a Redis
- * outage (`JobQueues.requestSweep`). One at a time; a run that fails is simply run again at its next
- * interval (one attempt each).
+ * outage (`JobQueues.requestSweep`). One at a time; a run that fails is simply run again
+ * at its next interval (one attempt each).
  */
 export const maintenanceQueue: QueueDeclaration = {
   queue: 'maintenance',
