@@ -43,7 +43,7 @@ export const crmDeliveryStatus = (db: Knex, deliveryId: number) => statusOf<Deli
 export const crmDeliveryIsClaimable = (status: DeliveryStatus) => isClaimable(CRM_TRANSITIONS, status);
 
 /**
- * Takes the delivery (`sending`) before posting; false when another run took it first,
+ * Takes the delivery (`sending`) before posting; null when another run took it first,
  * or it was delivered or given up meanwhile. A claim older than `claimTimeoutMs` was left
  * by a worker that stopped mid-post and is taken over: the CRM may get the post twice,
  * with the same delivery id to drop the repeat by.

@@ -70,7 +70,7 @@ export const emailStatus = (db: Knex, id: number) => statusOf<DeliveryStatus>(db
 export const emailIsClaimable = (status: DeliveryStatus) => isClaimable(EMAIL_TRANSITIONS, status);
 
 /**
- * Takes the email (`sending`) before composing and sending it; false when another run
+ * Takes the email (`sending`) before composing and sending it; null when another run
  * took it first, or it was sent or given up meanwhile. A claim older than
  * `claimTimeoutMs` was left by a worker that stopped mid-send and is taken over.
  */
