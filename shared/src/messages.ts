@@ -12,6 +12,7 @@ export const validationMessages = {
   ebookType: 'Tipo di guida non valido',
   text: 'Il testo inserito non è valido',
   requestType: 'Tipo di richiesta non valido',
+  controlCharacters: 'Il testo contiene caratteri non ammessi.',
 } as const;
 
 export const formMessages = {

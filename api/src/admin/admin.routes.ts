@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import { clientKey } from '../http/client-ip';
 import { adminMessages } from '@guida/shared/messages';
 import { adminLoginSchema, type AdminSession } from '@guida/shared/schemas/admin';
 import type { ApiDeps } from '../dependencies';
@@ -70,7 +71,7 @@ export function adminRouter(deps: ApiDeps) {
   });
 
   router.post('/login', requireSameOrigin(config.PUBLIC_BASE_URL), async (req, res) => {
-    await limitLogin(loginsPerIp.consume(req.ip ?? 'unknown'));
+    await limitLogin(loginsPerIp.consume(clientKey(req.ip)));
     const credentials = parseOrThrow(adminLoginSchema, req.body);
     const usernameKey = credentials.username.toLowerCase();
     await limitLogin(failuresPerUsername.check(usernameKey));

@@ -7,7 +7,7 @@ import {
 import { apiMessages } from '@guida/shared/messages';
 import type { ApiDeps } from '../dependencies';
 import { AppError } from '../errors';
-import { truncateIp } from '../http/client-ip';
+import { truncateIp, clientKey } from '../http/client-ip';
 import { createRateLimit } from '../http/rate-limit';
 import { parseOrThrow } from '../http/validate';
 import { enqueueAnalyticsEvents } from './analytics.service';
@@ -45,14 +45,14 @@ export function analyticsRouter(deps: ApiDeps) {
   };
 
   router.post('/api/analytics/batch', parseBody, async (req, res) => {
-    await perIp.consume(req.ip ?? 'unknown');
+    await perIp.consume(clientKey(req.ip));
     const { events } = parseOrThrow(analyticsBatchSchema, req.body);
     await accept(req, res, events);
   });
 
   for (const type of ANALYTICS_EVENT_TYPES) {
     router.post(`/api/analytics/${type}`, parseBody, async (req, res) => {
-      await perIp.consume(req.ip ?? 'unknown');
+      await perIp.consume(clientKey(req.ip));
       const event = parseOrThrow(analyticsEventSchemas[type], req.body);
       await accept(req, res, [{ ...event, type } as Parameters<typeof enqueueAnalyticsEvents>[1][number]]);
     });

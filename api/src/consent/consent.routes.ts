@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { consentSessionIdSchema, cookieConsentRequestSchema } from '@guida/shared/schemas/cookie-consent';
 import type { ApiDeps } from '../dependencies';
 import { notFound } from '../errors';
-import { clampUserAgent, truncateIp } from '../http/client-ip';
+import { clampUserAgent, truncateIp, clientKey } from '../http/client-ip';
 import { createRateLimit } from '../http/rate-limit';
 import { parseOrThrow } from '../http/validate';
 import { latestCookieChoice, recordCookieChoice } from './consent.repo';
@@ -28,7 +28,7 @@ export function consentRouter(deps: ApiDeps) {
   });
 
   router.post('/api/cookie-consent', async (req, res) => {
-    await perIp.consume(req.ip ?? 'unknown');
+    await perIp.consume(clientKey(req.ip));
     const choice = parseOrThrow(cookieConsentRequestSchema, req.body);
     await recordCookieChoice(deps.db, {
       ...choice,

@@ -8,7 +8,7 @@ import { gdprRequestSchema } from '@guida/shared/schemas/gdpr';
 import { emailHash, LINK_TOKEN_FORMAT, sha256Hex } from '@guida/shared/server/personal-data-hash';
 import type { ApiDeps } from '../dependencies';
 import { AppError, badRequest, validationFailed } from '../errors';
-import { clampUserAgent, truncateIp } from '../http/client-ip';
+import { clampUserAgent, truncateIp, clientKey } from '../http/client-ip';
 import { sendHtmlPage } from '../http/html-page';
 import { createRateLimit } from '../http/rate-limit';
 import { fieldErrors } from '../http/validate';
@@ -71,13 +71,13 @@ export function gdprRouter(deps: ApiDeps) {
       req.log.warn('honeypot field filled in: data request refused');
       throw badRequest(apiMessages.honeypot);
     }
-    const ip = req.ip ?? 'unknown';
+    const client = clientKey(req.ip);
     const parsed = gdprRequestSchema.safeParse(req.body);
     if (!parsed.success) {
-      await perIp.consume(ip);
+      await perIp.consume(client);
       throw validationFailed(fieldErrors(parsed.error));
     }
-    await Promise.all([perIp.consume(ip), perEmail.consume(emailHash(parsed.data.email))]);
+    await Promise.all([perIp.consume(client), perEmail.consume(emailHash(parsed.data.email))]);
     await submitDataRequest({ db: deps.db, queues: deps.queues, logger: req.log }, parsed.data, {
       ipAddress: truncateIp(req.ip),
       userAgent: clampUserAgent(req.get('user-agent')),

@@ -11,21 +11,37 @@ export function truncateIp(ip: string | undefined | null): string | null {
   const address = mapped ? mapped[1]! : ip;
   if (isIPv4(address)) return address.replace(/\.\d+$/, '.0');
   if (isIPv6(address)) {
-    const groups = expandIpv6(address).slice(0, 3);
-    return `${groups.map((group) => group.replace(/^0+(?=.)/, '')).join(':')}::`;
+    return `${ipv6Groups(address).slice(0, 3).join(':')}::`;
   }
   return null;
-}
-
-function expandIpv6(address: string): string[] {
-  const [head = '', tail] = address.split('::');
-  const headGroups = head ? head.split(':') : [];
-  const tailGroups = tail ? tail.split(':') : [];
-  const missing = 8 - headGroups.length - tailGroups.length;
-  return [...headGroups, ...Array<string>(Math.max(missing, 0)).fill('0'), ...tailGroups];
 }
 
 /** User agents are stored for consent proof, cut to a sane length. */
 export function clampUserAgent(userAgent: string | undefined): string | null {
   return userAgent ? userAgent.slice(0, 512) : null;
+}
+
+/**
+ * The key a client's rate limits are counted under. An IPv4 address is one key; an IPv6
+ * client is keyed on its /64, because a single subscriber (and any cloud VM) is given a
+ * whole /64 and can pick a new address from it for every request.
+ */
+export function clientKey(ip: string | undefined): string {
+  if (!ip) return 'unknown';
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped) return mapped[1]!;
+  if (isIPv4(ip)) return ip;
+  if (isIPv6(ip)) return `${ipv6Groups(ip).slice(0, 4).join(':')}::/64`;
+  return 'unknown';
+}
+
+/** The eight groups of an IPv6 address, each without leading zeros. */
+export function ipv6Groups(address: string): string[] {
+  const [head = '', tail] = address.split('%')[0]!.split('::');
+  const headGroups = head ? head.split(':') : [];
+  const tailGroups = tail ? tail.split(':') : [];
+  const missing = 8 - headGroups.length - tailGroups.length;
+  return [...headGroups, ...Array<string>(Math.max(missing, 0)).fill('0'), ...tailGroups].map(
+    (group) => group.toLowerCase().replace(/^0+(?=.)/, ''),
+  );
 }

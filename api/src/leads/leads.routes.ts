@@ -4,7 +4,7 @@ import { HONEYPOT_FIELD } from '@guida/shared/lead-rules';
 import { ebookRequestSchema } from '@guida/shared/schemas/lead';
 import type { ApiDeps } from '../dependencies';
 import { AppError, badRequest, validationFailed } from '../errors';
-import { clampUserAgent, truncateIp } from '../http/client-ip';
+import { clampUserAgent, truncateIp, clientKey } from '../http/client-ip';
 import { createRateLimit } from '../http/rate-limit';
 import { sameOriginReferer } from '../http/same-origin-referer';
 import { fieldErrors } from '../http/validate';
@@ -79,14 +79,14 @@ export function leadsRouter(deps: ApiDeps) {
 
     // Invalid requests count against the address too (bots); valid ones are checked
     // against both limits at once.
-    const ip = req.ip ?? 'unknown';
+    const client = clientKey(req.ip);
     const parsed = ebookRequestSchema.safeParse(withPageAndCampaign(body, req, formPost));
     if (!parsed.success) {
-      await perIp.consume(ip);
+      await perIp.consume(client);
       throw validationFailed(fieldErrors(parsed.error));
     }
     const request = parsed.data;
-    await Promise.all([perIp.consume(ip), perPhone.consume(request.telefono)]);
+    await Promise.all([perIp.consume(client), perPhone.consume(request.telefono)]);
 
     const lead = await createLead(
       {

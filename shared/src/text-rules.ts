@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { validationMessages as m } from './messages';
+
+/**
+ * C0 control characters (and DEL) other than tab, line feed and carriage return. A NUL
+ * makes PostgreSQL refuse a whole batch; the others have no place in a name, a path or a
+ * message and can hide text in logs and spreadsheets. Carriage return stays allowed
+ * because browsers send a textarea's line breaks as CR LF in form posts.
+ */
+const CONTROL_CHARACTER = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+
+/** True when `text` holds a character no visitor's free text may hold. */
+export function hasControlCharacter(text: string): boolean {
+  return CONTROL_CHARACTER.test(text);
+}
+
+/**
+ * The one text rule for free-text fields from the outside world: a string without
+ * control characters. Use it instead of `z.string()` for every field a visitor or an
+ * admin types.
+ */
+export function safeText(message: string = m.controlCharacters) {
+  return z
+    .string({ error: message })
+    .refine((value) => !hasControlCharacter(value), { error: m.controlCharacters, abort: true });
+}
