@@ -7,6 +7,7 @@ import { validationMessages as m } from './messages';
  * message and can hide text in logs and spreadsheets. Carriage return stays allowed
  * because browsers send a textarea's line breaks as CR LF in form posts.
  */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
 const CONTROL_CHARACTER = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 
 /** True when `text` holds a character no visitor's free text may hold. */
