@@ -15,7 +15,7 @@ import { siteSettingsRouter } from './site/site-settings.routes';
 import { adminRouter } from './admin/admin.routes';
 import { gdprRouter } from './gdpr/gdpr.routes';
 
-/** Request bodies are small forms and event batches; anything bigger is refused (413). */
+/** Bodies of the other routes (admin, SMS status callbacks) are small; bigger ones get 413. */
 const BODY_LIMIT = '16kb';
 
 /** Builds the express app without listening, so tests drive it with supertest. */

@@ -40,9 +40,40 @@ describe('API configuration', () => {
       'TWILIO_AUTH_TOKEN: required when SMS_PROVIDER=twilio',
       'TWILIO_FROM: set TWILIO_FROM or TWILIO_MESSAGING_SERVICE_SID when SMS_PROVIDER=twilio',
     ]);
-    expect(problems({ ...base, NODE_ENV: 'production' })).toEqual(['PUBLIC_BASE_URL: must be https:// in production']);
+    expect(problems({ ...base, NODE_ENV: 'production', TRUST_PROXY: '1' })).toEqual([
+      'PUBLIC_BASE_URL: must be https:// in production',
+    ]);
     expect(problems({ ...base, TWILIO_FROM: 'GuidaFinanzaGratis' })[0]).toMatch(/^TWILIO_FROM:/);
     expect(problems({ ...base, GA_MEASUREMENT_ID: 'UA-1234' })[0]).toMatch(/^GA_MEASUREMENT_ID:/);
     expect(problems({ ...base, OFFER_ENDS_AT: 'domani' })[0]).toMatch(/^OFFER_ENDS_AT:/);
+  });
+
+  describe('TRUST_PROXY', () => {
+    const production = { ...base, NODE_ENV: 'production', PUBLIC_BASE_URL: 'https://guida.example' };
+
+    it('is required in production, and loopback by default elsewhere', () => {
+      expect(problems(production)).toEqual([expect.stringMatching(/^TRUST_PROXY: required in production/)]);
+      expect(parseEnv(apiEnvSchema, { ...base, NODE_ENV: 'development' }).TRUST_PROXY).toBe('loopback');
+      expect(parseEnv(apiEnvSchema, { ...base, NODE_ENV: 'test' }).TRUST_PROXY).toBe('loopback');
+    });
+
+    it('takes a hop count, or addresses, CIDR ranges and named ranges', () => {
+      const trusted = (value: string) => parseEnv(apiEnvSchema, { ...production, TRUST_PROXY: value }).TRUST_PROXY;
+      expect(trusted('1')).toBe(1);
+      expect(trusted('0')).toBe(0);
+      expect(trusted('loopback')).toBe('loopback');
+      expect(trusted('10.0.0.0/8, 173.245.48.0/20,2400:cb00::/32')).toBe('10.0.0.0/8, 173.245.48.0/20,2400:cb00::/32');
+      expect(trusted('loopback,203.0.113.7')).toBe('loopback,203.0.113.7');
+    });
+
+    it('refuses true (every client could pick its own address) and anything unreadable', () => {
+      expect(problems({ ...production, TRUST_PROXY: 'true' })).toEqual([
+        expect.stringMatching(/^TRUST_PROXY: true lets any client choose its own address/),
+      ]);
+      expect(problems({ ...base, TRUST_PROXY: 'true' })).toHaveLength(1);
+      for (const wrong of ['yes', '10.0.0.0/33', '999.1.1.1', 'loopback;1', '-1', '1.5']) {
+        expect(problems({ ...production, TRUST_PROXY: wrong }), wrong).toEqual([expect.stringMatching(/^TRUST_PROXY: must be/)]);
+      }
+    });
   });
 });

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import {
   commonEnv,
@@ -7,6 +8,60 @@ import {
   requireTwilioSettings,
   twilioEnv,
 } from '@guida/shared/config';
+
+/** Express's names for address ranges, usable in TRUST_PROXY's list. */
+const NAMED_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+const DEVELOPMENT_TRUST_PROXY = 'loopback';
+
+function isAddressOrCidr(item: string): boolean {
+  const [address = '', prefix, ...rest] = item.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
+/**
+ * A hop count (the number of proxies in front of the API), or a comma-separated list of
+ * proxy addresses, CIDR ranges and express's named ranges. Never `true`: it trusts any
+ * X-Forwarded-For, so every client could name its own address and escape every limit.
+ */
+const trustProxyEnv = z
+  .string()
+  .trim()
+  .superRefine((value, ctx) => {
+    if (/^\d{1,2}$/.test(value)) return;
+    if (value === 'true') {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'true lets any client choose its own address and escape every rate limit: give a hop count or the proxies\' addresses',
+      });
+      return;
+    }
+    const items = value.split(',').map((item) => item.trim());
+    if (!items.every((item) => NAMED_RANGES.has(item) || isAddressOrCidr(item))) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'must be a hop count (e.g. 1) or a comma-separated list of addresses, CIDR ranges, loopback, linklocal, uniquelocal',
+      });
+    }
+  })
+  .transform((value): number | string => (/^\d+$/.test(value) ? Number(value) : value));
+
+/**
+ * Behind a platform's router every visitor would share the router's address (one rate-limit
+ * bucket for everybody) unless the proxy in front is named; a production deployment must
+ * say which one it has (README, "Behind a proxy").
+ */
+function requireTrustProxyInProduction(value: { NODE_ENV: string; TRUST_PROXY?: unknown }, ctx: z.RefinementCtx) {
+  if (value.NODE_ENV === 'production' && value.TRUST_PROXY === undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['TRUST_PROXY'],
+      message: 'required in production: the number of proxies in front of the API (e.g. 1) or their addresses/CIDR ranges',
+    });
+  }
+}
 
 export const apiEnvSchema = z
   .object({
@@ -32,15 +87,11 @@ export const apiEnvSchema = z
     ANALYTICS_RATE_LIMIT_PER_IP: intEnv(600, 1, 10_000_000),
     /** Seconds the live figures are cached in each API process. */
     LIVE_STATS_CACHE_SECONDS: intEnv(5, 0, 300),
-    /** express "trust proxy": how many proxies (or which addresses) sit in front of us. */
-    TRUST_PROXY: z
-      .string()
-      .default('loopback')
-      .transform((value) => {
-        if (value === 'true') return true;
-        if (value === 'false') return false;
-        return /^\d+$/.test(value) ? Number(value) : value;
-      }),
+    /**
+     * express "trust proxy": how many proxies, or which proxy addresses, sit in front of us.
+     * Required in production (see requireTrustProxyInProduction); `loopback` elsewhere.
+     */
+    TRUST_PROXY: trustProxyEnv.optional(),
     GUIDES_DIR: z.string().min(1).default('guides/dist'),
     WEB_BUILD_DIR: z.string().min(1).default('web/build/client'),
     GA_MEASUREMENT_ID: z
@@ -53,7 +104,9 @@ export const apiEnvSchema = z
     FREE_PLACES_TOTAL: intEnv(0, 0, 10_000_000),
   })
   .superRefine(requireTwilioSettings)
-  .superRefine(requireHttpsInProduction);
+  .superRefine(requireHttpsInProduction)
+  .superRefine(requireTrustProxyInProduction)
+  .transform((config) => ({ ...config, TRUST_PROXY: config.TRUST_PROXY ?? DEVELOPMENT_TRUST_PROXY }));
 
 export type ApiConfig = z.output<typeof apiEnvSchema>;
 

@@ -13,6 +13,8 @@ export const validationMessages = {
   text: 'Il testo inserito non è valido',
   requestType: 'Tipo di richiesta non valido',
   controlCharacters: 'Il testo contiene caratteri non ammessi.',
+  /** Any invalid field without a message of its own (a wrong type, a value out of range). */
+  invalidValue: 'Il valore inserito non è valido.',
 } as const;
 
 export const formMessages = {
@@ -38,6 +40,7 @@ export const apiMessages = {
   notFound: 'Risorsa non trovata.',
   internalError: 'Si è verificato un errore imprevisto. Riprova più tardi.',
   invalidSignature: 'Firma della richiesta non valida.',
+  crossSiteRequest: 'Richiesta rifiutata: il modulo va inviato da una pagina di questo sito.',
 } as const;
 
 /** Pages shown for the personal guide link. */

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
+import { apiMessages } from '@guida/shared/messages';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ANALYTICS_ENTRY_FIELD, analyticsStreamKey } from '@guida/shared/jobs/analytics-stream';
 import type { IngestedEvent } from '@guida/shared/schemas/analytics';
@@ -64,12 +65,14 @@ describe('POST /api/analytics/batch', () => {
     expect(Math.abs(Date.parse(events[1]!.at) - Date.now())).toBeLessThan(10_000);
   });
 
-  it('accepts what sendBeacon sends (text/plain)', async () => {
+  it('refuses text/plain, which any other site can post (the tracker sends JSON)', async () => {
     const response = await request(api.app)
       .post('/api/analytics/batch')
       .set('Content-Type', 'text/plain;charset=UTF-8')
       .send(JSON.stringify({ events: [{ type: 'section-view', sessionId: session, section: 'faq', timeSpent: 7 }] }));
-    expect(response.status).toBe(202);
+    expect(response.status).toBe(415);
+    expect(response.body).toEqual({ message: apiMessages.unsupportedContentType });
+    expect(await streamed()).toEqual([]);
   });
 
   it('refuses invalid events, too many events and oversized bodies', async () => {

@@ -7,28 +7,27 @@ import {
 import { apiMessages } from '@guida/shared/messages';
 import type { ApiDeps } from '../dependencies';
 import { AppError } from '../errors';
-import { truncateIp, clientKey } from '../http/client-ip';
-import { createRateLimit } from '../http/rate-limit';
+import { truncateIp } from '../http/client-ip';
+import { publicIntake } from '../http/public-intake';
 import { parseOrThrow } from '../http/validate';
 import { enqueueAnalyticsEvents } from './analytics.service';
 
-/** A batch of up to 100 events; sendBeacon may send it as text/plain. */
+/** A batch of up to 100 events (the tracker sends JSON, sendBeacon included). */
 const BATCH_BODY_LIMIT = '64kb';
 
 /**
  * POST /api/analytics/{page-view,conversion,section-view,form-interaction} and /batch:
- * validated, answered 202 at once, stored by the worker. Mounted before the app's body
- * parsers because a batch is bigger than a form.
+ * validated, answered 202 at once, stored by the worker. The intake reads a batch with its
+ * own, larger body limit.
  */
 export function analyticsRouter(deps: ApiDeps) {
   const router = Router();
-  const perIp = createRateLimit({
-    redis: deps.redis,
-    keyPrefix: `${deps.config.REDIS_KEY_PREFIX}:rl:analytics`,
-    points: deps.config.ANALYTICS_RATE_LIMIT_PER_IP,
-    durationSeconds: 60,
+  const intake = publicIntake(deps, {
+    name: 'analytics',
+    accepts: ['json'],
+    bodyLimit: BATCH_BODY_LIMIT,
+    rateLimit: { points: deps.config.ANALYTICS_RATE_LIMIT_PER_IP, durationSeconds: 60 },
   });
-  const parseBody = express.json({ limit: BATCH_BODY_LIMIT, type: ['application/json', 'text/plain'] });
 
   const accept = async (req: express.Request, res: express.Response, events: Parameters<typeof enqueueAnalyticsEvents>[1]) => {
     try {
@@ -44,15 +43,13 @@ export function analyticsRouter(deps: ApiDeps) {
     }
   };
 
-  router.post('/api/analytics/batch', parseBody, async (req, res) => {
-    await perIp.consume(clientKey(req.ip));
+  router.post('/api/analytics/batch', ...intake, async (req, res) => {
     const { events } = parseOrThrow(analyticsBatchSchema, req.body);
     await accept(req, res, events);
   });
 
   for (const type of ANALYTICS_EVENT_TYPES) {
-    router.post(`/api/analytics/${type}`, parseBody, async (req, res) => {
-      await perIp.consume(clientKey(req.ip));
+    router.post(`/api/analytics/${type}`, ...intake, async (req, res) => {
       const event = parseOrThrow(analyticsEventSchemas[type], req.body);
       await accept(req, res, [{ ...event, type } as Parameters<typeof enqueueAnalyticsEvents>[1][number]]);
     });

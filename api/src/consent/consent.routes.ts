@@ -2,21 +2,23 @@ import { Router } from 'express';
 import { consentSessionIdSchema, cookieConsentRequestSchema } from '@guida/shared/schemas/cookie-consent';
 import type { ApiDeps } from '../dependencies';
 import { notFound } from '../errors';
-import { clampUserAgent, truncateIp, clientKey } from '../http/client-ip';
-import { createRateLimit } from '../http/rate-limit';
+import { clampUserAgent, truncateIp } from '../http/client-ip';
+import { publicIntake } from '../http/public-intake';
 import { parseOrThrow } from '../http/validate';
 import { latestCookieChoice, recordCookieChoice } from './consent.repo';
 
+/** Four flags and a session id. */
+const CONSENT_BODY_LIMIT = '2kb';
 const NO_CHOICE = 'Nessuna scelta sui cookie registrata.';
 
 /** GET and POST of the visitor's cookie choice (spec section 7). */
 export function consentRouter(deps: ApiDeps) {
   const router = Router();
-  const perIp = createRateLimit({
-    redis: deps.redis,
-    keyPrefix: `${deps.config.REDIS_KEY_PREFIX}:rl:cookie-consent`,
-    points: 120,
-    durationSeconds: 3600,
+  const intake = publicIntake(deps, {
+    name: 'cookie-consent',
+    accepts: ['json'],
+    bodyLimit: CONSENT_BODY_LIMIT,
+    rateLimit: { points: 120, durationSeconds: 3600 },
   });
 
   router.get('/api/cookie-consent/:sessionId', async (req, res) => {
@@ -27,8 +29,7 @@ export function consentRouter(deps: ApiDeps) {
     res.set('Cache-Control', 'no-store').json(choice);
   });
 
-  router.post('/api/cookie-consent', async (req, res) => {
-    await perIp.consume(clientKey(req.ip));
+  router.post('/api/cookie-consent', ...intake, async (req, res) => {
     const choice = parseOrThrow(cookieConsentRequestSchema, req.body);
     await recordCookieChoice(deps.db, {
       ...choice,

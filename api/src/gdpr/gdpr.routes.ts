@@ -7,11 +7,12 @@ import { apiMessages } from '@guida/shared/messages';
 import { gdprRequestSchema } from '@guida/shared/schemas/gdpr';
 import { emailHash, LINK_TOKEN_FORMAT, sha256Hex } from '@guida/shared/server/personal-data-hash';
 import type { ApiDeps } from '../dependencies';
-import { AppError, badRequest, validationFailed } from '../errors';
-import { clampUserAgent, truncateIp, clientKey } from '../http/client-ip';
+import { badRequest } from '../errors';
+import { clampUserAgent, truncateIp } from '../http/client-ip';
 import { sendHtmlPage } from '../http/html-page';
+import { publicIntake } from '../http/public-intake';
 import { createRateLimit } from '../http/rate-limit';
-import { fieldErrors } from '../http/validate';
+import { parseOrThrow } from '../http/validate';
 import {
   confirmDataRequest,
   findExportByToken,
@@ -21,8 +22,8 @@ import {
 } from './gdpr.repo';
 import { submitDataRequest } from './gdpr.service';
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+/** An email, a request type and at most 2,000 characters of details. */
+const GDPR_BODY_LIMIT = '16kb';
 
 const isFormPost = (req: Request) =>
   req.is('application/x-www-form-urlencoded') === 'application/x-www-form-urlencoded';
@@ -46,11 +47,11 @@ const tokenHash = (token: string) => (LINK_TOKEN_FORMAT.test(token) ? sha256Hex(
  */
 export function gdprRouter(deps: ApiDeps) {
   const { config } = deps;
-  const perIp = createRateLimit({
-    redis: deps.redis,
-    keyPrefix: `${config.REDIS_KEY_PREFIX}:rl:gdpr-ip`,
-    points: config.GDPR_RATE_LIMIT_PER_IP,
-    durationSeconds: 3600,
+  const intake = publicIntake(deps, {
+    name: 'gdpr-ip',
+    accepts: ['json', 'form'],
+    bodyLimit: GDPR_BODY_LIMIT,
+    rateLimit: { points: config.GDPR_RATE_LIMIT_PER_IP, durationSeconds: 3600 },
   });
   // Keyed by the address's hash: no address sits in Redis.
   const perEmail = createRateLimit({
@@ -61,24 +62,16 @@ export function gdprRouter(deps: ApiDeps) {
   });
   const router = Router();
 
-  router.post('/api/gdpr/requests', async (req, res) => {
-    if (req.body === undefined) {
-      throw new AppError(415, 'unsupported_content', apiMessages.unsupportedContentType);
-    }
-    if (!isRecord(req.body)) throw badRequest();
-    const honeypot = req.body[HONEYPOT_FIELD];
+  router.post('/api/gdpr/requests', ...intake, async (req, res) => {
+    const body = req.body as Record<string, unknown>;
+    const honeypot = body[HONEYPOT_FIELD];
     if (typeof honeypot === 'string' ? honeypot.trim() !== '' : honeypot != null) {
       req.log.warn('honeypot field filled in: data request refused');
       throw badRequest(apiMessages.honeypot);
     }
-    const client = clientKey(req.ip);
-    const parsed = gdprRequestSchema.safeParse(req.body);
-    if (!parsed.success) {
-      await perIp.consume(client);
-      throw validationFailed(fieldErrors(parsed.error));
-    }
-    await Promise.all([perIp.consume(client), perEmail.consume(emailHash(parsed.data.email))]);
-    await submitDataRequest({ db: deps.db, queues: deps.queues, logger: req.log }, parsed.data, {
+    const request = parseOrThrow(gdprRequestSchema, body);
+    await perEmail.consume(emailHash(request.email));
+    await submitDataRequest({ db: deps.db, queues: deps.queues, logger: req.log }, request, {
       ipAddress: truncateIp(req.ip),
       userAgent: clampUserAgent(req.get('user-agent')),
     });

@@ -1,10 +1,12 @@
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
+import { ZodError } from 'zod';
 import { apiMessages, formErrorPage, notFoundPage } from '@guida/shared/messages';
 import { DeliveryTransitionError } from '@guida/shared/deliveries/delivery-statuses';
 import { AppError, deliveryRefused, notFound, serviceUnavailable } from '../errors';
 import { isDatabaseUnavailable } from './database-errors';
 import { sendHtmlPage } from './html-page';
 import { sameOriginReferer } from './same-origin-referer';
+import { fromStrayZodError } from './validate';
 
 /** Unknown /api routes answer a JSON 404. */
 export const apiNotFound: RequestHandler = (_req, _res, next) => next(notFound());
@@ -47,6 +49,7 @@ export const errorHandler: ErrorRequestHandler = (error: unknown, req, res, next
   let appError: AppError;
   if (error instanceof AppError) appError = error;
   else if (error instanceof DeliveryTransitionError) appError = deliveryRefused(error);
+  else if (error instanceof ZodError) appError = fromStrayZodError(error);
   else if (isDatabaseUnavailable(error)) {
     req.log.error({ err: (error as Error).message }, 'database unavailable');
     appError = serviceUnavailable();

@@ -3,8 +3,35 @@ import helmet from 'helmet';
 import { contentSecurityPolicy } from './content-security-policy';
 
 /**
- * Helmet's headers, HSTS only in production (served over https), and our CSP on every
- * response; prerendered pages replace it with one that also allows their inline scripts.
+ * Powerful browser features no page of this site uses, denied to the site and to anything
+ * it might embed, so an injected script or frame cannot ask the visitor for them.
+ */
+export const PERMISSIONS_POLICY = [
+  'accelerometer',
+  'autoplay',
+  'bluetooth',
+  'camera',
+  'display-capture',
+  'geolocation',
+  'gyroscope',
+  'hid',
+  'magnetometer',
+  'microphone',
+  'midi',
+  'payment',
+  'publickey-credentials-get',
+  'serial',
+  'usb',
+  'xr-spatial-tracking',
+  'browsing-topics',
+]
+  .map((feature) => `${feature}=()`)
+  .join(', ');
+
+/**
+ * Helmet's headers, HSTS only in production (served over https), our CSP and the
+ * Permissions-Policy on every response; prerendered pages replace the CSP with one that
+ * also allows their inline scripts.
  */
 export function securityHeaders(options: { production: boolean; analytics: boolean }): RequestHandler[] {
   const csp = contentSecurityPolicy(options);
@@ -19,6 +46,7 @@ export function securityHeaders(options: { production: boolean; analytics: boole
     }),
     (_req, res, next) => {
       res.setHeader('Content-Security-Policy', csp);
+      res.setHeader('Permissions-Policy', PERMISSIONS_POLICY);
       next();
     },
   ];

@@ -3,14 +3,17 @@ import { apiMessages } from '@guida/shared/messages';
 import { HONEYPOT_FIELD } from '@guida/shared/lead-rules';
 import { ebookRequestSchema } from '@guida/shared/schemas/lead';
 import type { ApiDeps } from '../dependencies';
-import { AppError, badRequest, validationFailed } from '../errors';
-import { clampUserAgent, truncateIp, clientKey } from '../http/client-ip';
+import { badRequest } from '../errors';
+import { clampUserAgent, truncateIp } from '../http/client-ip';
+import { publicIntake } from '../http/public-intake';
 import { createRateLimit } from '../http/rate-limit';
 import { sameOriginReferer } from '../http/same-origin-referer';
-import { fieldErrors } from '../http/validate';
+import { parseOrThrow } from '../http/validate';
 import { createLeadInserter } from './lead-inserter';
 import { createLead } from './leads.service';
 
+/** A form with its page and campaign fields is well under 4 KB. */
+const LEAD_BODY_LIMIT = '16kb';
 const FORM_BOOLEAN_FIELDS = ['gdprConsent', 'marketingConsent'] as const;
 const CHECKED = new Set(['on', 'true', '1', 'yes']);
 
@@ -43,16 +46,13 @@ function withPageAndCampaign(body: Record<string, unknown>, req: Request, formPo
   };
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 export function leadsRouter(deps: ApiDeps) {
   const { config } = deps;
-  const perIp = createRateLimit({
-    redis: deps.redis,
-    keyPrefix: `${config.REDIS_KEY_PREFIX}:rl:lead-ip`,
-    points: config.LEAD_RATE_LIMIT_PER_IP,
-    durationSeconds: 3600,
+  const intake = publicIntake(deps, {
+    name: 'lead-ip',
+    accepts: ['json', 'form'],
+    bodyLimit: LEAD_BODY_LIMIT,
+    rateLimit: { points: config.LEAD_RATE_LIMIT_PER_IP, durationSeconds: 3600 },
   });
   const perPhone = createRateLimit({
     redis: deps.redis,
@@ -64,29 +64,17 @@ export function leadsRouter(deps: ApiDeps) {
   const insertLead = createLeadInserter(deps.db);
 
   const router = Router();
-  router.post('/api/ebook-request', async (req, res) => {
+  router.post('/api/ebook-request', ...intake, async (req, res) => {
     const formPost = req.is('application/x-www-form-urlencoded') === 'application/x-www-form-urlencoded';
-    if (req.body === undefined) {
-      throw new AppError(415, 'unsupported_content', apiMessages.unsupportedContentType);
-    }
-    if (!isRecord(req.body)) throw badRequest();
-    const body = formPost ? fromFormFields(req.body) : req.body;
+    const body = formPost ? fromFormFields(req.body as Record<string, unknown>) : (req.body as Record<string, unknown>);
     const honeypot = body[HONEYPOT_FIELD];
     if (typeof honeypot === 'string' ? honeypot.trim() !== '' : honeypot != null) {
       req.log.warn('honeypot field filled in: request refused');
       throw badRequest(apiMessages.honeypot);
     }
 
-    // Invalid requests count against the address too (bots); valid ones are checked
-    // against both limits at once.
-    const client = clientKey(req.ip);
-    const parsed = ebookRequestSchema.safeParse(withPageAndCampaign(body, req, formPost));
-    if (!parsed.success) {
-      await perIp.consume(client);
-      throw validationFailed(fieldErrors(parsed.error));
-    }
-    const request = parsed.data;
-    await Promise.all([perIp.consume(client), perPhone.consume(request.telefono)]);
+    const request = parseOrThrow(ebookRequestSchema, withPageAndCampaign(body, req, formPost));
+    await perPhone.consume(request.telefono);
 
     const lead = await createLead(
       {

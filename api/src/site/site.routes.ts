@@ -6,6 +6,17 @@ import { loadStaticSite, type SitePage } from './static-site';
 /** Client-side routes of the admin area: they get the app shell, not prerendered HTML. */
 const ADMIN_ROUTE = /^\/(admin(\/.*)?|admin-login|admin-dashboard)$/;
 
+/**
+ * `/page/` → `/page`, only when the result is a path of this site: a Location of
+ * `//host` or `/\host` (browsers read a backslash as a slash) would send the visitor to
+ * another site, so `//evil.example/` gets the 404 page instead of a redirect.
+ */
+export function withoutTrailingSlash(path: string): string | null {
+  const target = path.replace(/\/+$/, '');
+  // eslint-disable-next-line no-control-regex -- browsers drop tabs and newlines from URLs
+  return /^\/(?![/\\])[^\\\u0000-\u001F]*$/.test(target) ? target : null;
+}
+
 function encodingFor(req: Request, available: { brotli: unknown; gzip: unknown }) {
   const accepted = req.acceptsEncodings('br', 'gzip', 'identity');
   if (accepted === 'br' && available.brotli) return 'br';
@@ -73,9 +84,12 @@ export function siteRouter(deps: ApiDeps) {
       return;
     }
     if (req.path.length > 1 && req.path.endsWith('/')) {
-      const query = req.originalUrl.slice(req.path.length);
-      res.redirect(301, `${req.path.replace(/\/+$/, '')}${query}`);
-      return;
+      const target = withoutTrailingSlash(req.path);
+      if (target) {
+        res.redirect(301, `${target}${req.originalUrl.slice(req.path.length)}`);
+        return;
+      }
+      return sendPage(req, res, site.notFound, 404);
     }
     const page = site.pages.get(req.path);
     if (page) return sendPage(req, res, page, 200);

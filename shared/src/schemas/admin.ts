@@ -3,6 +3,8 @@ import { EBOOK_TYPES } from '../lead-rules';
 import { SMS_STATUSES } from '../deliveries/delivery-statuses';
 import { GDPR_REQUEST_STATUSES } from '../gdpr-rules';
 import { leadConsentSchema } from './gdpr';
+import { validationMessages as m } from '../messages';
+import { safeText } from '../text-rules';
 
 /**
  * The admin API's requests and answers (api/src/admin, web admin pages). Dates travel as
@@ -10,8 +12,11 @@ import { leadConsentSchema } from './gdpr';
  */
 
 export const adminLoginSchema = z.object({
-  username: z.string().trim().min(1, { error: 'Inserisci il nome utente' }).max(100),
-  password: z.string().min(1, { error: 'Inserisci la password' }).max(200),
+  username: safeText('Inserisci il nome utente')
+    .trim()
+    .min(1, { error: 'Inserisci il nome utente' })
+    .max(100, { error: m.text }),
+  password: z.string({ error: 'Inserisci la password' }).min(1).max(200, { error: m.text }),
 });
 
 export const adminSessionSchema = z.object({
@@ -22,10 +27,9 @@ export const adminSessionSchema = z.object({
 });
 export type AdminSession = z.infer<typeof adminSessionSchema>;
 
-const optionalText = z
-  .string()
+const optionalText = safeText(m.text)
   .trim()
-  .max(200)
+  .max(200, { error: m.text })
   .optional()
   .transform((value) => value || undefined);
 const isoDay = z

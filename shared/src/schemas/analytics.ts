@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { DEVICES, FORM_ACTIONS, FUNNEL_STEPS, MAX_EVENTS_PER_BATCH } from '../analytics-rules';
+import { validationMessages as m } from '../messages';
+import { safeText } from '../text-rules';
 
 export { DEVICES, FORM_ACTIONS, FUNNEL_STEPS, MAX_EVENTS_PER_BATCH } from '../analytics-rules';
 
@@ -8,10 +10,9 @@ export { DEVICES, FORM_ACTIONS, FUNNEL_STEPS, MAX_EVENTS_PER_BATCH } from '../an
  * client event id, so a batch sent twice is stored once.
  */
 
-const text = (max: number) => z.string().max(max);
+const text = (max: number) => safeText(m.text).max(max);
 const optionalText = (max: number) =>
-  z
-    .string()
+  safeText(m.text)
     .max(max)
     .nullish()
     .transform((value) => value || null);
@@ -20,7 +21,7 @@ const seconds = z.number().int().min(0).max(86_400);
 const common = {
   /** Random id made by the browser; optional on the single-event endpoints. */
   eventId: z.uuid().optional(),
-  sessionId: z.string().min(8).max(255),
+  sessionId: safeText(m.text).min(8).max(255),
   /** When it happened in the browser; the server keeps its own time if this is implausible. */
   occurredAt: z.iso.datetime({ offset: true }).optional(),
 };

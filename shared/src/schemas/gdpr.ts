@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { gdprMessages } from '../gdpr-messages';
 import { GDPR_PROCESS_ACTIONS, GDPR_REQUEST_TYPES, GDPR_TEXT_MAX_LENGTH } from '../gdpr-rules';
 import { validationMessages as m } from '../messages';
+import { safeText } from '../text-rules';
 import { emailField, leadFormSchema } from './lead';
 
 /** What a lead holds as proof of its consent (lead detail, consent history). */
@@ -15,8 +16,7 @@ export const leadConsentSchema = z.object({
 });
 
 const optionalText = (tooLong: string) =>
-  z
-    .string({ error: m.text })
+  safeText(m.text)
     .trim()
     .max(GDPR_TEXT_MAX_LENGTH, { error: tooLong })
     .nullish()

@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { DEFAULT_EBOOK_TYPE, DEFAULT_SOURCE, EBOOK_TYPES } from '../lead-rules';
 import { validationMessages as m } from '../messages';
 import { parseMobileNumber } from '../phone/mobile-number';
+import { safeText } from '../text-rules';
 
 const personName = (message: string) =>
-  z
-    .string({ error: message })
+  safeText(message)
     .trim()
     .min(2, { error: message })
     .max(80, { error: m.text });
@@ -44,8 +44,7 @@ export const leadFormSchema = z.object({
 });
 export type LeadFormValues = z.input<typeof leadFormSchema>;
 
-const optionalTag = z
-  .string({ error: m.text })
+const optionalTag = safeText(m.text)
   .trim()
   .max(200, { error: m.text })
   .nullish()
@@ -55,8 +54,7 @@ const optionalTag = z
 export const ebookRequestSchema = leadFormSchema
   .extend({
     ebookType: z.enum(EBOOK_TYPES, { error: m.ebookType }).default(DEFAULT_EBOOK_TYPE),
-    source: z
-      .string({ error: m.text })
+    source: safeText(m.text)
       .trim()
       .max(100, { error: m.text })
       .nullish()
@@ -65,8 +63,7 @@ export const ebookRequestSchema = leadFormSchema
     utmMedium: optionalTag,
     utmCampaign: optionalTag,
     /** Path of the page the form was sent from, e.g. /trading-svizzera. */
-    landingPath: z
-      .string({ error: m.text })
+    landingPath: safeText(m.text)
       .trim()
       .max(300, { error: m.text })
       .nullish()
