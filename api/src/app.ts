@@ -32,18 +32,19 @@ export function createApp(deps: ApiDeps) {
     }),
   );
   app.use(healthRouter(deps));
-  // Before the body parsers below: analytics batches have their own, larger limit.
+  // Before the body parsers below: public writes read their bodies through the public
+  // intake (http/public-intake.ts), after its same-site, content-type and rate checks.
   app.use(analyticsRouter(deps));
+  app.use(leadsRouter(deps));
+  app.use(consentRouter(deps));
+  app.use(gdprRouter(deps));
   app.use(express.json({ limit: BODY_LIMIT }));
   app.use(express.urlencoded({ extended: false, limit: BODY_LIMIT, parameterLimit: 50 }));
 
-  app.use(leadsRouter(deps));
   app.use(smsStatusRouter(deps));
   app.use(guideRouter(deps));
-  app.use(consentRouter(deps));
   app.use(siteSettingsRouter(deps));
   app.use(liveStatsRouter(deps));
-  app.use(gdprRouter(deps));
   app.use('/api/admin', adminRouter(deps));
   app.use('/api', apiNotFound);
   app.use(siteRouter(deps));

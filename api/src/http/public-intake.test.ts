@@ -50,7 +50,7 @@ describe('the public intake', () => {
         .send(route.body);
       expect(both.status, route.path).toBe(403);
     }
-    expect(await api.db('ebook_requests').count({ n: '*' }).first()).toEqual({ n: '0' });
+    expect(Number((await api.db('ebook_requests').count({ n: '*' }).first())?.n)).toBe(0);
   });
 
   it('accepts same-origin and same-site browser posts and requests without those headers', async () => {
