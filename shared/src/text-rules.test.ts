@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasControlCharacter, safeText } from './text-rules';
+import { hasControlCharacter, hasLoneSurrogate, safeText } from './text-rules';
 
 describe('the text rule', () => {
   it('refuses NUL and the other C0 control characters', () => {
@@ -11,6 +11,13 @@ describe('the text rule', () => {
   it('keeps tab, line breaks and any printable unicode', () => {
     expect(hasControlCharacter('riga 1\r\nriga 2\tfine')).toBe(false);
     expect(hasControlCharacter("D'Angelo-Müller 🇮🇹 ß")).toBe(false);
+  });
+
+  it('refuses lone surrogates, which PostgreSQL refuses in jsonb', () => {
+    expect(hasLoneSurrogate('\ud800')).toBe(true);
+    expect(hasLoneSurrogate('a\udfffb')).toBe(true);
+    expect(hasLoneSurrogate('😀 e\u0301')).toBe(false);
+    expect(safeText().safeParse('\udfff\ud800').success).toBe(false);
   });
 
   it('answers with the Italian message', () => {

@@ -10,18 +10,31 @@ import { validationMessages as m } from './messages';
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
 const CONTROL_CHARACTER = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 /** True when `text` holds a character no visitor's free text may hold. */
 export function hasControlCharacter(text: string): boolean {
   return CONTROL_CHARACTER.test(text);
 }
 
 /**
- * The one text rule for free-text fields from the outside world: a string without
- * control characters. Use it instead of `z.string()` for every field a visitor or an
- * admin types.
+ * A lone UTF-16 surrogate (`"\ud800"` in JSON) is no character at all: PostgreSQL refuses
+ * it in a jsonb value, as it refuses NUL in text.
+ */
+export function hasLoneSurrogate(text: string): boolean {
+  return LONE_SURROGATE.test(text);
+}
+
+/**
+ * The one text rule for free-text fields from the outside world: a string without control
+ * characters or lone surrogates. Use it instead of `z.string()` for every field a visitor
+ * or an admin types.
  */
 export function safeText(message: string = m.controlCharacters) {
   return z
     .string({ error: message })
-    .refine((value) => !hasControlCharacter(value), { error: m.controlCharacters, abort: true });
+    .refine((value) => !hasControlCharacter(value) && !hasLoneSurrogate(value), {
+      error: m.controlCharacters,
+      abort: true,
+    });
 }

@@ -1,11 +1,13 @@
 import { Router } from 'express';
 import { z } from 'zod';
+import { validationMessages } from '@guida/shared/messages';
 import type { LiveStats } from '@guida/shared/schemas/analytics';
+import { safeText } from '@guida/shared/text-rules';
 import type { ApiDeps } from '../dependencies';
 import { parseOrThrow } from '../http/validate';
 import { liveFigures, recentDeliveries } from './live-stats.repo';
 
-const querySchema = z.object({ path: z.string().startsWith('/').max(200).default('/') });
+const querySchema = z.object({ path: safeText(validationMessages.text).startsWith('/').max(200).default('/') });
 const MAX_CACHED_PATHS = 200;
 const RECENT_DELIVERIES = 8;
 

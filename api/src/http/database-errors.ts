@@ -26,3 +26,15 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 export class DatabaseBusyError extends Error {
   override name = 'DatabaseBusyError';
 }
+
+/**
+ * PostgreSQL refused a value for its characters: NUL in text (22021, 22P05) or a lone
+ * surrogate in jsonb (22P02 with a Unicode detail). The text rule refuses these first;
+ * a field it missed is still bad input (400), not a server error.
+ */
+export function isRefusedCharacter(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const { code, detail } = error as { code?: unknown; detail?: unknown };
+  if (code === '22021' || code === '22P05') return true;
+  return code === '22P02' && typeof detail === 'string' && /unicode|surrogate/i.test(detail);
+}

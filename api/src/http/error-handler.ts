@@ -2,8 +2,8 @@ import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import { ZodError } from 'zod';
 import { apiMessages, formErrorPage, notFoundPage } from '@guida/shared/messages';
 import { DeliveryTransitionError } from '@guida/shared/deliveries/delivery-statuses';
-import { AppError, deliveryRefused, notFound, serviceUnavailable } from '../errors';
-import { isDatabaseUnavailable } from './database-errors';
+import { AppError, badRequest, deliveryRefused, notFound, serviceUnavailable } from '../errors';
+import { isDatabaseUnavailable, isRefusedCharacter } from './database-errors';
 import { sendHtmlPage } from './html-page';
 import { sameOriginReferer } from './same-origin-referer';
 import { fromStrayZodError } from './validate';
@@ -50,6 +50,11 @@ export const errorHandler: ErrorRequestHandler = (error: unknown, req, res, next
   if (error instanceof AppError) appError = error;
   else if (error instanceof DeliveryTransitionError) appError = deliveryRefused(error);
   else if (error instanceof ZodError) appError = fromStrayZodError(error);
+  else if (error instanceof URIError || isRefusedCharacter(error)) {
+    // Malformed percent-encoding (a cookie, a path) or characters PostgreSQL refuses.
+    req.log.warn({ err: (error as Error).message }, 'input refused for its encoding');
+    appError = badRequest();
+  }
   else if (isDatabaseUnavailable(error)) {
     req.log.error({ err: (error as Error).message }, 'database unavailable');
     appError = serviceUnavailable();
