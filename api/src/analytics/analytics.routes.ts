@@ -1,4 +1,5 @@
-import express, { Router } from 'express';
+import type express from 'express';
+import { Router } from 'express';
 import {
   ANALYTICS_EVENT_TYPES,
   analyticsBatchSchema,
