@@ -14,6 +14,7 @@ import { siteRouter } from './site/site.routes';
 import { siteSettingsRouter } from './site/site-settings.routes';
 import { adminRouter } from './admin/admin.routes';
 import { gdprRouter } from './gdpr/gdpr.routes';
+import { challengeRouter } from './challenge';
 
 /** Request bodies are small forms and event batches; anything bigger is refused (413). */
 const BODY_LIMIT = '16kb';
@@ -44,6 +45,7 @@ export function createApp(deps: ApiDeps) {
   app.use(siteSettingsRouter(deps));
   app.use(liveStatsRouter(deps));
   app.use(gdprRouter(deps));
+  app.use(challengeRouter(deps));
   app.use('/api/admin', adminRouter(deps));
   app.use('/api', apiNotFound);
   app.use(siteRouter(deps));

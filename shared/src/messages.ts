@@ -159,3 +159,34 @@ export const adminMessages = {
   queueNotFound: 'Coda sconosciuta.',
   queueUnavailable: 'Code non raggiungibili: Redis non risponde. Riprova tra poco.',
 } as const;
+
+/**
+ * The automatic anti-robot check (a proof-of-work the browser solves) that the lead and
+ * data-rights forms ask for when traffic looks wrong: the API's answers and the widget's
+ * labels (altcha's string keys).
+ */
+export const challengeMessages = {
+  required: 'Prima di inviare serve una breve verifica automatica anti-robot. Attendi qualche secondo e invia di nuovo.',
+  invalid: 'La verifica anti-robot non è valida o è scaduta. Ripetila e invia di nuovo.',
+  /** Shown beside the widget while the form waits for it. */
+  intro: 'Un’ultima verifica automatica: il modulo viene inviato appena è completata.',
+  widget: {
+    label: 'Non sono un robot',
+    verify: 'Verifica',
+    verifying: 'Verifica in corso…',
+    verified: 'Verificato',
+    verificationRequired: 'Verifica richiesta.',
+    waitAlert: 'Verifica in corso… attendi qualche secondo.',
+    loading: 'Caricamento…',
+    error: 'Verifica non riuscita. Riprova.',
+    expired: 'Verifica scaduta. Riprova.',
+    reload: 'Ricarica',
+    footer: '',
+    ariaLinkLabel: 'ALTCHA',
+    enterCode: 'Inserisci il codice',
+    enterCodeAria: 'Inserisci il codice che senti. Premi la barra spaziatrice per ascoltare l’audio.',
+    getAudioChallenge: 'Ascolta il codice',
+    cancel: 'Annulla',
+    enterCodeFromImage: 'Per continuare, inserisci il codice dell’immagine qui sotto.',
+  },
+} as const;

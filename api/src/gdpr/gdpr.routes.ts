@@ -6,6 +6,7 @@ import { HONEYPOT_FIELD } from '@guida/shared/lead-rules';
 import { apiMessages } from '@guida/shared/messages';
 import { gdprRequestSchema } from '@guida/shared/schemas/gdpr';
 import { emailHash, LINK_TOKEN_FORMAT, sha256Hex } from '@guida/shared/server/personal-data-hash';
+import { requireChallengeWhenBusy } from '../challenge';
 import type { ApiDeps } from '../dependencies';
 import { AppError, badRequest, validationFailed } from '../errors';
 import { clampUserAgent, truncateIp, clientKey } from '../http/client-ip';
@@ -61,7 +62,7 @@ export function gdprRouter(deps: ApiDeps) {
   });
   const router = Router();
 
-  router.post('/api/gdpr/requests', async (req, res) => {
+  router.post('/api/gdpr/requests', requireChallengeWhenBusy(deps), async (req, res) => {
     if (req.body === undefined) {
       throw new AppError(415, 'unsupported_content', apiMessages.unsupportedContentType);
     }

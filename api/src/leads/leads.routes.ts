@@ -2,6 +2,7 @@ import { Router, type Request } from 'express';
 import { apiMessages } from '@guida/shared/messages';
 import { HONEYPOT_FIELD } from '@guida/shared/lead-rules';
 import { ebookRequestSchema } from '@guida/shared/schemas/lead';
+import { requireChallengeWhenBusy } from '../challenge';
 import type { ApiDeps } from '../dependencies';
 import { AppError, badRequest, validationFailed } from '../errors';
 import { clampUserAgent, truncateIp, clientKey } from '../http/client-ip';
@@ -64,7 +65,7 @@ export function leadsRouter(deps: ApiDeps) {
   const insertLead = createLeadInserter(deps.db);
 
   const router = Router();
-  router.post('/api/ebook-request', async (req, res) => {
+  router.post('/api/ebook-request', requireChallengeWhenBusy(deps), async (req, res) => {
     const formPost = req.is('application/x-www-form-urlencoded') === 'application/x-www-form-urlencoded';
     if (req.body === undefined) {
       throw new AppError(415, 'unsupported_content', apiMessages.unsupportedContentType);
