@@ -246,6 +246,9 @@ async function main() {
     TWILIO_API_BASE_URL: twilio.url,
     // Every lead comes from 127.0.0.1; the default allows 60 per address per hour.
     LEAD_RATE_LIMIT_PER_IP: String(MAX_LEAD_RATE_LIMIT),
+    // Likewise the challenge's thresholds (decision 028), still counted but never reached.
+    CHALLENGE_CLIENT_THRESHOLD: '10000000',
+    CHALLENGE_GLOBAL_THRESHOLD: '100000000',
     // The default budget (10 SMS/s) is below the 50 leads/s offered here: the queue
     // would grow by 40 a second with Redis up. Measured here is the recovery, not the budget.
     SMS_RATE_PER_SECOND: String(MAX_SMS_RATE_PER_SECOND),

@@ -14,6 +14,7 @@ import { siteRouter } from './site/site.routes';
 import { siteSettingsRouter } from './site/site-settings.routes';
 import { adminRouter } from './admin/admin.routes';
 import { gdprRouter } from './gdpr/gdpr.routes';
+import { challengeRouter } from './challenge';
 
 /** Bodies of the other routes (admin, SMS status callbacks) are small; bigger ones get 413. */
 const BODY_LIMIT = '16kb';
@@ -45,6 +46,7 @@ export function createApp(deps: ApiDeps) {
   app.use(guideRouter(deps));
   app.use(siteSettingsRouter(deps));
   app.use(liveStatsRouter(deps));
+  app.use(challengeRouter(deps));
   app.use('/api/admin', adminRouter(deps));
   app.use('/api', apiNotFound);
   app.use(siteRouter(deps));

@@ -76,4 +76,16 @@ describe('API configuration', () => {
       }
     });
   });
+
+  it('asks for the challenge only when traffic looks wrong, by default', () => {
+    expect(parseEnv(apiEnvSchema, base)).toMatchObject({
+      CHALLENGE_MODE: 'auto',
+      CHALLENGE_WINDOW_SECONDS: 600,
+      CHALLENGE_CLIENT_THRESHOLD: 5,
+      CHALLENGE_GLOBAL_THRESHOLD: 300,
+      CHALLENGE_COST: 5000,
+    });
+    expect(problems({ ...base, CHALLENGE_MODE: 'sometimes' })).toEqual(['CHALLENGE_MODE: must be auto, always or off']);
+    expect(problems({ ...base, CHALLENGE_CLIENT_THRESHOLD: '0' })[0]).toMatch(/^CHALLENGE_CLIENT_THRESHOLD: must be at least 1/);
+  });
 });

@@ -102,6 +102,19 @@ export const apiEnvSchema = z
       .datetime({ offset: true, error: 'must be an ISO date-time, e.g. 2026-12-31T23:59:00+01:00' })
       .optional(),
     FREE_PLACES_TOTAL: intEnv(0, 0, 10_000_000),
+    /**
+     * When the lead and data-rights forms ask for a proof-of-work (docs/decisions/028):
+     * `auto` once a client or all clients together pass the thresholds below, `always`, or `off`.
+     */
+    CHALLENGE_MODE: z.enum(['auto', 'always', 'off'], { error: 'must be auto, always or off' }).default('auto'),
+    /** The window the thresholds count form submissions in. */
+    CHALLENGE_WINDOW_SECONDS: intEnv(600, 10, 24 * 3600),
+    /** Submissions one client (an IPv4 address, an IPv6 /64) makes per window without a challenge. */
+    CHALLENGE_CLIENT_THRESHOLD: intEnv(5, 1, 10_000_000),
+    /** Submissions of all clients together per window without a challenge. */
+    CHALLENGE_GLOBAL_THRESHOLD: intEnv(300, 1, 100_000_000),
+    /** PBKDF2 iterations per attempt; a solution takes about 256 attempts. */
+    CHALLENGE_COST: intEnv(5000, 1, 1_000_000),
   })
   .superRefine(requireTwilioSettings)
   .superRefine(requireHttpsInProduction)

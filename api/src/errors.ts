@@ -7,7 +7,12 @@ export class AppError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
-    readonly details: { errors?: Record<string, string>; retryAfterSeconds?: number } = {},
+    readonly details: {
+      errors?: Record<string, string>;
+      retryAfterSeconds?: number;
+      /** Tells the form to solve a proof-of-work and send again (api/src/challenge). */
+      challengeRequired?: true;
+    } = {},
   ) {
     super(message);
     this.name = 'AppError';
@@ -29,6 +34,10 @@ export const notFound = (message: string = apiMessages.notFound) =>
 
 export const tooManyRequests = (retryAfterSeconds: number) =>
   new AppError(429, 'rate_limited', apiMessages.tooManyRequests, { retryAfterSeconds });
+
+/** 428 without a solution, 403 with one that is invalid, expired or already used. */
+export const challengeRequired = (status: 403 | 428, message: string) =>
+  new AppError(status, 'challenge_required', message, { challengeRequired: true });
 
 export const serviceUnavailable = () =>
   new AppError(503, 'service_unavailable', apiMessages.serviceUnavailable);

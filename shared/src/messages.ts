@@ -162,3 +162,36 @@ export const adminMessages = {
   queueNotFound: 'Coda sconosciuta.',
   queueUnavailable: 'Code non raggiungibili: Redis non risponde. Riprova tra poco.',
 } as const;
+
+/**
+ * The automatic anti-robot check (a proof-of-work the browser solves) that the lead and
+ * data-rights forms ask for when traffic looks wrong: the API's answers and the form's texts.
+ */
+export const challengeMessages = {
+  required: 'Prima di inviare serve una breve verifica automatica anti-robot. Attendi qualche secondo e invia di nuovo.',
+  invalid: 'La verifica anti-robot non è valida o è scaduta. Ripetila e invia di nuovo.',
+  /** Shown above the widget while the form waits for it. */
+  intro: 'Un’ultima verifica automatica anti-robot: il modulo parte appena è completata.',
+  verifying: 'Verifica in corso…',
+} as const;
+
+/** The anti-robot widget's labels (ALTCHA's string keys), loaded with the widget only. */
+export const challengeWidgetTexts = {
+  label: 'Non sono un robot',
+  verify: 'Verifica',
+  verifying: challengeMessages.verifying,
+  verified: 'Verificato',
+  verificationRequired: 'Verifica richiesta.',
+  waitAlert: 'Verifica in corso… attendi qualche secondo.',
+  loading: 'Caricamento…',
+  error: 'Verifica non riuscita. Riprova.',
+  expired: 'Verifica scaduta. Riprova.',
+  reload: 'Ricarica',
+  footer: '',
+  ariaLinkLabel: 'ALTCHA',
+  enterCode: 'Inserisci il codice',
+  enterCodeAria: 'Inserisci il codice che senti. Premi la barra spaziatrice per ascoltare l’audio.',
+  getAudioChallenge: 'Ascolta il codice',
+  cancel: 'Annulla',
+  enterCodeFromImage: 'Per continuare, inserisci il codice dell’immagine qui sotto.',
+} as const;

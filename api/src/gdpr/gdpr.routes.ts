@@ -6,6 +6,7 @@ import { HONEYPOT_FIELD } from '@guida/shared/lead-rules';
 import { apiMessages } from '@guida/shared/messages';
 import { gdprRequestSchema } from '@guida/shared/schemas/gdpr';
 import { emailHash, LINK_TOKEN_FORMAT, sha256Hex } from '@guida/shared/server/personal-data-hash';
+import { requireChallengeWhenBusy } from '../challenge';
 import type { ApiDeps } from '../dependencies';
 import { badRequest } from '../errors';
 import { clampUserAgent, truncateIp } from '../http/client-ip';
@@ -62,7 +63,7 @@ export function gdprRouter(deps: ApiDeps) {
   });
   const router = Router();
 
-  router.post('/api/gdpr/requests', ...intake, async (req, res) => {
+  router.post('/api/gdpr/requests', ...intake, requireChallengeWhenBusy(deps), async (req, res) => {
     const body = req.body as Record<string, unknown>;
     const honeypot = body[HONEYPOT_FIELD];
     if (typeof honeypot === 'string' ? honeypot.trim() !== '' : honeypot != null) {

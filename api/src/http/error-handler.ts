@@ -83,5 +83,6 @@ export const errorHandler: ErrorRequestHandler = (error: unknown, req, res, next
   res.status(appError.status).json({
     message: appError.message,
     ...(appError.details.errors ? { errors: appError.details.errors } : {}),
+    ...(appError.details.challengeRequired ? { challengeRequired: true } : {}),
   });
 };

@@ -22,7 +22,7 @@ const REDIS_ANSWER_TIMEOUT_MS = 300;
 const LATE = Symbol('late');
 
 /** Redis's answer, or the in-memory counter's when Redis has not answered in time. */
-async function inTime<T>(fromRedis: Promise<T>, fromMemory: () => Promise<T>): Promise<T> {
+export async function inTime<T>(fromRedis: Promise<T>, fromMemory: () => Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<typeof LATE>((resolve) => {
     timer = setTimeout(() => resolve(LATE), REDIS_ANSWER_TIMEOUT_MS);

@@ -2,6 +2,7 @@ import { Router, type Request } from 'express';
 import { apiMessages } from '@guida/shared/messages';
 import { HONEYPOT_FIELD } from '@guida/shared/lead-rules';
 import { ebookRequestSchema } from '@guida/shared/schemas/lead';
+import { requireChallengeWhenBusy } from '../challenge';
 import type { ApiDeps } from '../dependencies';
 import { badRequest } from '../errors';
 import { clampUserAgent, truncateIp } from '../http/client-ip';
@@ -64,7 +65,7 @@ export function leadsRouter(deps: ApiDeps) {
   const insertLead = createLeadInserter(deps.db);
 
   const router = Router();
-  router.post('/api/ebook-request', ...intake, async (req, res) => {
+  router.post('/api/ebook-request', ...intake, requireChallengeWhenBusy(deps), async (req, res) => {
     const formPost = req.is('application/x-www-form-urlencoded') === 'application/x-www-form-urlencoded';
     const body = formPost ? fromFormFields(req.body as Record<string, unknown>) : (req.body as Record<string, unknown>);
     const honeypot = body[HONEYPOT_FIELD];

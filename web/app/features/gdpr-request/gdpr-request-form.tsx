@@ -4,9 +4,11 @@ import { useForm, type FieldPath, type Resolver } from 'react-hook-form';
 import { gdprFormTexts as texts } from '@guida/shared/gdpr-messages';
 import { GDPR_REQUEST_TYPE_LABELS, GDPR_REQUEST_TYPES, GDPR_TEXT_MAX_LENGTH, type GdprRequestType } from '@guida/shared/gdpr-rules';
 import { HONEYPOT_FIELD } from '@guida/shared/lead-rules';
-import { formMessages } from '@guida/shared/messages';
+import { challengeMessages, formMessages } from '@guida/shared/messages';
 import { ApiError, apiRequest } from '../../lib/api-client';
 import { useLoadOnFirstFocus } from '../../lib/load-on-first-focus';
+import { ChallengeSlot } from '../challenge/challenge-slot';
+import { asksForChallenge, CHALLENGE_FIELD, useChallenge } from '../challenge/use-challenge';
 
 type Values = { email: string; requestType: string; details: string };
 type Parsed = { email: string; requestType: GdprRequestType; details: string | null };
@@ -38,6 +40,9 @@ export function GdprRequestForm() {
   const formRef = useRef<HTMLFormElement>(null);
   const doneRef = useRef<HTMLHeadingElement>(null);
   useLoadOnFirstFocus(formRef, loadValidation);
+  const challenge = useChallenge(formRef);
+  /** A submission refused for want of a challenge is sent again once, when it is solved. */
+  const resent = useRef(false);
   const {
     register,
     handleSubmit,
@@ -51,11 +56,19 @@ export function GdprRequestForm() {
 
   const submission = useMutation({
     mutationFn: async (payload: Record<string, unknown>) => {
-      const answer: unknown = await (await apiRequest('POST', '/api/gdpr/requests', payload)).json();
+      const solution = challenge.take();
+      const body = solution ? { ...payload, [CHALLENGE_FIELD]: solution } : payload;
+      const answer: unknown = await (await apiRequest('POST', '/api/gdpr/requests', body)).json();
       return (await loadValidation()).parseAccepted(answer);
     },
-    onError: (error) => {
+    onError: (error, payload) => {
       const answer = error instanceof ApiError ? error.payload : null;
+      if (asksForChallenge(answer) && !resent.current) {
+        resent.current = true;
+        challenge.require(() => submission.mutate(payload));
+        return;
+      }
+      if (asksForChallenge(answer)) challenge.require(null);
       for (const [field, message] of Object.entries(answer?.errors ?? {})) {
         if ((FIELDS as string[]).includes(field)) setError(field as FieldPath<Values>, { message });
       }
@@ -68,6 +81,7 @@ export function GdprRequestForm() {
   const onValid = (values: Parsed, event?: React.BaseSyntheticEvent) => {
     const form = event?.target as HTMLFormElement | undefined;
     const honeypot = (form?.elements.namedItem(HONEYPOT_FIELD) as HTMLInputElement | null)?.value ?? '';
+    resent.current = false;
     submission.mutate({
       email: values.email,
       requestType: values.requestType,
@@ -98,9 +112,11 @@ export function GdprRequestForm() {
     );
   }
 
-  const failure = submission.error
-    ? ((submission.error instanceof ApiError ? submission.error.payload?.message : undefined) ?? formMessages.errorFallbackNewerPages)
-    : null;
+  const failure =
+    submission.error && !challenge.waiting
+      ? ((submission.error instanceof ApiError ? submission.error.payload?.message : undefined) ??
+        formMessages.errorFallbackNewerPages)
+      : null;
   const emailId = `${id}-email`;
   const typeId = `${id}-type`;
   const detailsId = `${id}-details`;
@@ -191,13 +207,22 @@ export function GdprRequestForm() {
           </p>
         ) : null}
       </div>
+      <ChallengeSlot challenge={challenge} />
       {failure ? (
         <p role="alert" className="rounded-md bg-red-50 p-3 text-sm font-medium text-red-800">
           {failure}
         </p>
       ) : null}
-      <button type="submit" disabled={submission.isPending} className="btn-primary self-start px-6 py-3 text-base">
-        {submission.isPending ? formMessages.submitting : texts.submit}
+      <button
+        type="submit"
+        disabled={submission.isPending || challenge.waiting}
+        className="btn-primary self-start px-6 py-3 text-base"
+      >
+        {challenge.waiting
+          ? challengeMessages.verifying
+          : submission.isPending
+            ? formMessages.submitting
+            : texts.submit}
       </button>
     </form>
   );

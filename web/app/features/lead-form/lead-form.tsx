@@ -3,12 +3,14 @@ import { useId, useRef } from 'react';
 import { useForm, type FieldPath, type Resolver, type UseFormRegisterReturn } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { HONEYPOT_FIELD, thankYouPathFor, type EbookType } from '@guida/shared/lead-rules';
-import { formMessages, privacyConsentText } from '@guida/shared/messages';
+import { challengeMessages, formMessages, privacyConsentText } from '@guida/shared/messages';
 import type { EbookRequestInput, LeadFormValues } from '@guida/shared/schemas/lead';
 import { InfoTooltip } from '../../components/ui/info-tooltip';
 import { toast } from '../../components/ui/toast-store';
 import { ApiError, apiRequest } from '../../lib/api-client';
 import { useLoadOnFirstFocus } from '../../lib/load-on-first-focus';
+import { ChallengeSlot } from '../challenge/challenge-slot';
+import { asksForChallenge, CHALLENGE_FIELD, useChallenge } from '../challenge/use-challenge';
 import { trackGaEvent } from '../consent/google-analytics';
 import { useFormTracking } from '../tracking/use-form-tracking';
 
@@ -55,6 +57,9 @@ export function LeadForm({ variant, ebookType, landingPath, title, subtitle, sub
   const formRef = useRef<HTMLFormElement>(null);
   const tracking = useFormTracking(formRef, landingPath);
   useLoadOnFirstFocus(formRef, loadValidation);
+  const challenge = useChallenge(formRef);
+  /** A submission refused for want of a challenge is sent again once, when it is solved. */
+  const resent = useRef(false);
   const {
     register,
     handleSubmit,
@@ -68,7 +73,9 @@ export function LeadForm({ variant, ebookType, landingPath, title, subtitle, sub
 
   const submission = useMutation({
     mutationFn: async (payload: EbookRequestInput & Record<string, unknown>) => {
-      const answer: unknown = await (await apiRequest('POST', '/api/ebook-request', payload)).json();
+      const solution = challenge.take();
+      const body = solution ? { ...payload, [CHALLENGE_FIELD]: solution } : payload;
+      const answer: unknown = await (await apiRequest('POST', '/api/ebook-request', body)).json();
       return (await loadValidation()).parseCreated(answer);
     },
     onSuccess: (created, payload) => {
@@ -77,8 +84,14 @@ export function LeadForm({ variant, ebookType, landingPath, title, subtitle, sub
       toast({ title: 'Richiesta inviata', description: 'Ti stiamo inviando il link via SMS.' });
       void navigate(created.redirectTo || thankYouPathFor(payload.telefono, landingPath));
     },
-    onError: (error) => {
+    onError: (error, payload) => {
       const answer = error instanceof ApiError ? error.payload : null;
+      if (asksForChallenge(answer) && !resent.current) {
+        resent.current = true;
+        challenge.require(() => submission.mutate(payload));
+        return;
+      }
+      if (asksForChallenge(answer)) challenge.require(null);
       for (const [field, message] of Object.entries(answer?.errors ?? {})) {
         if ((FIELD_IDS as string[]).includes(field)) setError(field as FieldPath<Values>, { message });
       }
@@ -101,14 +114,16 @@ export function LeadForm({ variant, ebookType, landingPath, title, subtitle, sub
       [HONEYPOT_FIELD]: honeypot,
     };
     tracking.submitted();
+    resent.current = false;
     submission.mutate(
       variant === 'older' ? personal : { ...personal, ebookType, source: 'landing-page', ...campaign() },
     );
   };
 
-  const failure = submission.error
-    ? ((submission.error instanceof ApiError ? submission.error.payload?.message : undefined) ?? fallbackError)
-    : null;
+  const failure =
+    submission.error && !challenge.waiting
+      ? ((submission.error instanceof ApiError ? submission.error.payload?.message : undefined) ?? fallbackError)
+      : null;
 
   return (
     <form
@@ -210,13 +225,22 @@ export function LeadForm({ variant, ebookType, landingPath, title, subtitle, sub
           </p>
         ) : null}
       </div>
+      <ChallengeSlot challenge={challenge} />
       {failure ? (
         <p role="alert" className="rounded-md bg-red-50 p-3 text-sm font-medium text-red-800">
           {failure}
         </p>
       ) : null}
-      <button type="submit" disabled={submission.isPending} className="btn-primary w-full py-3 text-base">
-        {submission.isPending ? formMessages.submitting : submitLabel}
+      <button
+        type="submit"
+        disabled={submission.isPending || challenge.waiting}
+        className="btn-primary w-full py-3 text-base"
+      >
+        {challenge.waiting
+          ? challengeMessages.verifying
+          : submission.isPending
+            ? formMessages.submitting
+            : submitLabel}
       </button>
       <p className="text-xs text-slate-600">Gratis, senza impegno. Il link arriva via SMS entro 2 minuti.</p>
     </form>
