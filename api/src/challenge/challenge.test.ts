@@ -90,6 +90,11 @@ describe('CHALLENGE_MODE=always', () => {
     expect(await api.db('ebook_requests').where({ id: accepted.body.id }).first()).toMatchObject({
       email: 'risolto@example.it',
     });
+    // Remembered as used until the challenge expires, not longer.
+    const { nonce } = (JSON.parse(Buffer.from(altcha, 'base64').toString()) as { challenge: Challenge }).challenge.parameters;
+    const ttl = await api.deps.redis.ttl(`${api.prefix}:challenge:used:${nonce}`);
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(600);
 
     const replayed = await postLead(api, { ...validLead(), altcha });
     expect(replayed.status).toBe(403);
