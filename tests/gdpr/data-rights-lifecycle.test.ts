@@ -198,14 +198,14 @@ describe('access request', () => {
     const csv = await request(api.app).get(csvLink);
     expect(csv.status).toBe(200);
     expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
-    const lines = csv.text.trimEnd().split('\r\n');
-    expect(lines[0]).toBe('tabella,id,campo,valore');
+    const lines = csv.text.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
+    expect(lines[0]).toBe('tabella;id;campo;valore');
     expect(lines).toEqual(
       expect.arrayContaining([
-        `ebook_requests,${leadId},nome,Ludovica`,
-        `ebook_requests,${leadId},telefono,${telefono}`,
-        `ebook_requests,${leadId},user_agent,Mozilla/5.0 (lifecycle test)`,
-        `gdpr_data_requests,${id},request_type,access`,
+        `ebook_requests;${leadId};nome;Ludovica`,
+        `ebook_requests;${leadId};telefono;'${telefono}`,
+        `ebook_requests;${leadId};user_agent;Mozilla/5.0 (lifecycle test)`,
+        `gdpr_data_requests;${id};request_type;access`,
       ]),
     );
     // Every value of the JSON is in the CSV.

@@ -5,7 +5,7 @@ import { GDPR_REQUEST_TYPE_LABELS } from '@guida/shared/gdpr-rules';
 import { HONEYPOT_FIELD } from '@guida/shared/lead-rules';
 import { apiMessages } from '@guida/shared/messages';
 import { gdprRequestSchema } from '@guida/shared/schemas/gdpr';
-import { emailHash, LINK_TOKEN_FORMAT, sha256Hex } from '@guida/shared/server/personal-data-hash';
+import { LINK_TOKEN_FORMAT, mailboxHash, sha256Hex } from '@guida/shared/server/personal-data-hash';
 import type { ApiDeps } from '../dependencies';
 import { AppError, badRequest, validationFailed } from '../errors';
 import { clampUserAgent, truncateIp, clientKey } from '../http/client-ip';
@@ -52,7 +52,7 @@ export function gdprRouter(deps: ApiDeps) {
     points: config.GDPR_RATE_LIMIT_PER_IP,
     durationSeconds: 3600,
   });
-  // Keyed by the address's hash: no address sits in Redis.
+  // Keyed by the hash of the mailbox (a+1@ and a@ are one mailbox): no address sits in Redis.
   const perEmail = createRateLimit({
     redis: deps.redis,
     keyPrefix: `${config.REDIS_KEY_PREFIX}:rl:gdpr-email`,
@@ -60,6 +60,13 @@ export function gdprRouter(deps: ApiDeps) {
     durationSeconds: 24 * 3600,
   });
   const router = Router();
+
+  // These pages carry a personal token in their address: a link followed from them (back
+  // to /gdpr, whose analytics record the referrer) must not take the token along.
+  router.use(['/gdpr/conferma/:token', '/gdpr/export/:token'], (_req, res, next) => {
+    res.set('Referrer-Policy', 'no-referrer');
+    next();
+  });
 
   router.post('/api/gdpr/requests', async (req, res) => {
     if (req.body === undefined) {
@@ -77,7 +84,7 @@ export function gdprRouter(deps: ApiDeps) {
       await perIp.consume(client);
       throw validationFailed(fieldErrors(parsed.error));
     }
-    await Promise.all([perIp.consume(client), perEmail.consume(emailHash(parsed.data.email))]);
+    await Promise.all([perIp.consume(client), perEmail.consume(mailboxHash(parsed.data.email))]);
     await submitDataRequest({ db: deps.db, queues: deps.queues, logger: req.log }, parsed.data, {
       ipAddress: truncateIp(req.ip),
       userAgent: clampUserAgent(req.get('user-agent')),
