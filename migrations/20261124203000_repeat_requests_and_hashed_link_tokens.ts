@@ -4,7 +4,9 @@
  *   opened the phone's window (`repeat_of`), instead of being dropped;
  * - download links are stored as the SHA-256 of their token, never the token: a copy of
  *   the database does not hold working links. Existing tokens are hashed in place, so
- *   links already sent keep working.
+ *   links already sent keep working;
+ * - a download is counted once per link and visitor: guide_downloads gets the visitor's
+ *   hash (truncated address and user agent, as stored with a lead), unique per lead.
  */
 import type { Knex } from 'knex';
 
@@ -24,9 +26,19 @@ export async function up(knex: Knex) {
   await knex.schema.alterTable('download_tokens', (t) => {
     t.dropColumn('token');
   });
+
+  await knex.schema.alterTable('guide_downloads', (t) => {
+    t.string('visitor_hash', 64).comment('SHA-256 of the truncated address and user agent; null before counting per visitor');
+    t.unique(['lead_id', 'visitor_hash']);
+  });
 }
 
 export async function down(knex: Knex) {
+  await knex.schema.alterTable('guide_downloads', (t) => {
+    t.dropUnique(['lead_id', 'visitor_hash']);
+    t.dropColumn('visitor_hash');
+  });
+
   // A hash cannot give its token back: links sent before the rollback stop working.
   await knex.schema.alterTable('download_tokens', (t) => {
     t.text('token').unique();

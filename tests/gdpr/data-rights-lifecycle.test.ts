@@ -146,7 +146,7 @@ describe('access request', () => {
       email,
       marketingConsent: true,
     });
-    const downloadToken = (await api.db('download_tokens').where({ lead_id: leadId }).first()).token as string;
+    const linkHash = (await api.db('download_tokens').where({ lead_id: leadId }).first()).token_hash as string;
 
     const id = await submitAndConfirm(email, 'access');
     expect((await processRequest(id, 'complete')).status).toBe(202);
@@ -192,7 +192,7 @@ describe('access request', () => {
       expect.objectContaining({ id, request_type: 'access', status: 'processing' }),
     ]);
     // Keys to links are not data about the person.
-    expect(json.text).not.toContain(downloadToken);
+    expect(json.text).not.toContain(linkHash);
     expect(json.text).not.toMatch(/token_hash/);
 
     const csv = await request(api.app).get(csvLink);

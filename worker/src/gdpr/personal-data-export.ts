@@ -50,6 +50,7 @@ export async function collectPersonalData(
       'user_agent',
       'data_retention_notified',
       'created_at',
+      'repeat_of',
     );
   const leadIds = leads.map((lead) => lead.id as number);
   const hash = emailHash(address);

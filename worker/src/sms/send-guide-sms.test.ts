@@ -169,6 +169,7 @@ describe('sms queue with the real twilio client', () => {
       logger: worker.deps.logger,
       provider: worker.deps.smsProvider,
       publicBaseUrl: worker.config.PUBLIC_BASE_URL,
+      linkTokenSecret: worker.config.LINK_TOKEN_SECRET,
       claimTimeoutMs: claimTimeouts(worker.config).sms,
       rateLimit: (ms) => worker.deps.queues.queue('sms').rateLimit(ms),
     });
@@ -196,6 +197,7 @@ describe('an SMS claim left by a worker that stopped mid-send, with Twilio', () 
       logger: worker.deps.logger,
       provider,
       publicBaseUrl: worker.config.PUBLIC_BASE_URL,
+      linkTokenSecret: worker.config.LINK_TOKEN_SECRET,
       claimTimeoutMs: claimTimeouts(worker.config).sms,
       rateLimit: (ms) => worker.deps.queues.queue('sms').rateLimit(ms),
     });
