@@ -96,7 +96,7 @@ describe('lead inserter (batched inserts)', () => {
     expect(await db('recent_phone_requests').where({ telefono: first.request.telefono }).first('lead_id')).toEqual({ lead_id: firstId });
   });
 
-  it('opens a new window, with its SMS, once the phone's 24 hours are over', async () => {
+  it('opens a new window, with its SMS, once the phone\'s 24 hours are over', async () => {
     const insert = createLeadInserter(database.db);
     const lead = newLead();
     const first = await insert(lead);

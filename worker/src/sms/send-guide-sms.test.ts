@@ -277,6 +277,7 @@ describe('an SMS claim left by a worker that stopped mid-send', () => {
       logger: outbox.deps.logger,
       provider: outbox.deps.smsProvider,
       publicBaseUrl: outbox.config.PUBLIC_BASE_URL,
+      linkTokenSecret: outbox.config.LINK_TOKEN_SECRET,
       claimTimeoutMs: claimTimeouts(outbox.config).sms,
       rateLimit: (ms) => outbox.deps.queues.queue('sms').rateLimit(ms),
     });
