@@ -103,7 +103,7 @@ const withCpu = cpuMeter(BENCH_DATABASE, REDIS_URL);
 /* -------------------------------- load --------------------------------- */
 
 let phoneCounter = 0;
-/** A new phone per request: a phone seen in the last 24 h gets the old answer and no lead. */
+/** A new phone per request: a phone seen in the last 24 h is stored as a repeat, with no SMS. */
 const nextPhone = () => `+39347${String(phoneCounter++).padStart(7, '0')}`;
 
 const leadBody = (telefono: string) =>

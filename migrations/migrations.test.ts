@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@guida/testing/test-database';
 import { migrationConfig } from './index';
@@ -92,6 +93,22 @@ describe('migrations', () => {
 
     await database.db.migrate.up(emailSendingStatus);
     await database.db('email_messages').where({ id: email.id }).update({ status: 'sending' });
+  });
+
+  it('hash the download tokens stored before hashing in place, so links already sent keep working', async () => {
+    const hashedTokens = { ...migrationConfig, name: '20261124203000_repeat_requests_and_hashed_link_tokens' };
+    await database.db.migrate.down(hashedTokens);
+    const [lead] = await database.db('ebook_requests')
+      .insert({ nome: 'A', cognome: 'B', email: 'a@b.it', telefono: '+393471234570' })
+      .returning('id');
+    const token = 'AbCdEfGhIjKlMnOpQrStUv';
+    await database.db('download_tokens').insert({ lead_id: lead.id, token, expires_at: database.db.raw("now() + interval '30 days'") });
+
+    await database.db.migrate.up(hashedTokens);
+    const link = await database.db('download_tokens').where({ lead_id: lead.id }).first();
+    expect(link).not.toHaveProperty('token');
+    expect(link.token_hash).toBe(createHash('sha256').update(token).digest('hex'));
+    expect(await database.db('ebook_requests').where({ id: lead.id }).first('repeat_of')).toEqual({ repeat_of: null });
   });
 
   it('go down to nothing and up again', async () => {

@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * Loads `.env` into process.env (variables already set win). On a fresh clone it first
- * creates `.env` from `.env.example` with a freshly generated SESSION_SECRET, so
+ * creates `.env` from `.env.example` with freshly generated secrets, so
  * `npm start` needs nothing by hand and no secret lives in the repository.
  */
 import { randomBytes } from 'node:crypto';
@@ -16,11 +16,12 @@ export function loadEnvFile({ create }) {
   if (!existsSync(envPath)) {
     if (!create) return;
     const example = readFileSync(join(ROOT, '.env.example'), 'utf8');
-    const secret = randomBytes(32).toString('base64url');
-    writeFileSync(envPath, example.replace(/^SESSION_SECRET=.*$/m, `SESSION_SECRET=${secret}`), {
-      mode: 0o600,
-    });
-    log('setup', 'created .env from .env.example with a new SESSION_SECRET');
+    const secret = () => randomBytes(32).toString('base64url');
+    const withSecrets = example
+      .replace(/^SESSION_SECRET=.*$/m, `SESSION_SECRET=${secret()}`)
+      .replace(/^LINK_TOKEN_SECRET=.*$/m, `LINK_TOKEN_SECRET=${secret()}`);
+    writeFileSync(envPath, withSecrets, { mode: 0o600 });
+    log('setup', 'created .env from .env.example with a new SESSION_SECRET and LINK_TOKEN_SECRET');
   }
   const values = parseEnv(readFileSync(envPath, 'utf8'));
   for (const [key, value] of Object.entries(values)) {

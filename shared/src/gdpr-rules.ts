@@ -41,3 +41,26 @@ export const gdprExportUrl = (publicBaseUrl: string, token: string) => `${public
 
 /** Emails are compared and hashed in this form (the lead form stores them so too). */
 export const normaliseEmail = (email: string) => email.trim().toLowerCase();
+
+const GMAIL_DOMAINS = new Set(['gmail.com', 'googlemail.com']);
+
+/**
+ * The mailbox an address delivers to, for limits only (stored hashes keep normaliseEmail):
+ * lower case, without a `+tag` in the local part, and for Gmail without dots and with
+ * googlemail.com as gmail.com, so `a.b+1@gmail.com` counts as `ab@gmail.com`. Other
+ * providers' aliasing rules are not guessed: a dot elsewhere may be a different person.
+ */
+export function mailboxOf(email: string): string {
+  const address = normaliseEmail(email);
+  const at = address.lastIndexOf('@');
+  if (at < 1) return address;
+  let local = address.slice(0, at);
+  let domain = address.slice(at + 1);
+  const plus = local.indexOf('+');
+  if (plus > 0) local = local.slice(0, plus);
+  if (GMAIL_DOMAINS.has(domain)) {
+    local = local.replaceAll('.', '');
+    domain = 'gmail.com';
+  }
+  return `${local}@${domain}`;
+}

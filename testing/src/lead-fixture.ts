@@ -1,11 +1,15 @@
-import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
+import { guideLinkToken } from '@guida/shared/server/guide-link-token';
+
+/** The LINK_TOKEN_SECRET of the test worker, so a test knows the link its lead gets. */
+export const TEST_LINK_TOKEN_SECRET = 'test-link-token-secret-0123456789abcdef';
 
 let counter = 0;
 
 export interface LeadFixture {
   leadId: number;
   crmDeliveryId: number;
+  /** The token the worker derives for the lead's link (only its hash is ever stored). */
   token: string;
   telefono: string;
 }
@@ -32,16 +36,14 @@ export async function insertLead(db: Knex, overrides: Record<string, unknown> = 
       })
       .returning<{ id: number }[]>('id');
     const leadId = lead!.id;
-    const token = randomBytes(16).toString('base64url');
     await trx('sms_messages').insert({ lead_id: leadId });
     await trx('download_tokens').insert({
       lead_id: leadId,
-      token,
       expires_at: trx.raw("now() + interval '30 days'"),
     });
     const [crm] = await trx('crm_deliveries')
       .insert({ lead_id: leadId, event: 'lead.created' })
       .returning<{ id: number }[]>('id');
-    return { leadId, crmDeliveryId: crm!.id, token, telefono };
+    return { leadId, crmDeliveryId: crm!.id, token: guideLinkToken(TEST_LINK_TOKEN_SECRET, leadId).token, telefono };
   });
 }

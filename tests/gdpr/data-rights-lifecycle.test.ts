@@ -146,7 +146,7 @@ describe('access request', () => {
       email,
       marketingConsent: true,
     });
-    const downloadToken = (await api.db('download_tokens').where({ lead_id: leadId }).first()).token as string;
+    const linkHash = (await api.db('download_tokens').where({ lead_id: leadId }).first()).token_hash as string;
 
     const id = await submitAndConfirm(email, 'access');
     expect((await processRequest(id, 'complete')).status).toBe(202);
@@ -192,20 +192,20 @@ describe('access request', () => {
       expect.objectContaining({ id, request_type: 'access', status: 'processing' }),
     ]);
     // Keys to links are not data about the person.
-    expect(json.text).not.toContain(downloadToken);
+    expect(json.text).not.toContain(linkHash);
     expect(json.text).not.toMatch(/token_hash/);
 
     const csv = await request(api.app).get(csvLink);
     expect(csv.status).toBe(200);
     expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
-    const lines = csv.text.trimEnd().split('\r\n');
-    expect(lines[0]).toBe('tabella,id,campo,valore');
+    const lines = csv.text.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
+    expect(lines[0]).toBe('tabella;id;campo;valore');
     expect(lines).toEqual(
       expect.arrayContaining([
-        `ebook_requests,${leadId},nome,Ludovica`,
-        `ebook_requests,${leadId},telefono,${telefono}`,
-        `ebook_requests,${leadId},user_agent,Mozilla/5.0 (lifecycle test)`,
-        `gdpr_data_requests,${id},request_type,access`,
+        `ebook_requests;${leadId};nome;Ludovica`,
+        `ebook_requests;${leadId};telefono;'${telefono}`,
+        `ebook_requests;${leadId};user_agent;Mozilla/5.0 (lifecycle test)`,
+        `gdpr_data_requests;${id};request_type;access`,
       ]),
     );
     // Every value of the JSON is in the CSV.

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EBOOK_TYPES } from '@guida/shared/lead-rules';
+import { guideLinkToken } from '@guida/shared/server/guide-link-token';
 import { startFakeCrm, type FakeCrm } from '@guida/testing/fake-crm-server';
 import { startFakeTwilio, type FakeTwilio } from '@guida/testing/fake-twilio-server';
 import { freePort } from '@guida/testing/free-port';
@@ -51,6 +52,7 @@ beforeAll(async () => {
     REDIS_URL: testRedisUrl(),
     REDIS_KEY_PREFIX: prefix,
     SESSION_SECRET: 'system-test-session-secret-0123456789',
+    LINK_TOKEN_SECRET: 'system-test-link-token-secret-0123456789',
     ...twilio.env,
     GUIDES_DIR: guidesDir,
     CRM_WEBHOOK_URL: crm.url,
@@ -112,8 +114,11 @@ describe('a lead, end to end', () => {
     expect(await twilio.sendStatusCallback(sms.sid, 'undelivered', '30003')).toBe(204);
     const [email] = await smtp.waitForEmails(1);
     expect(email!.to).toEqual(['paolo@example.it']);
-    const token = await database.db('download_tokens').where({ lead_id: created.body.id }).first();
-    expect(email!.text).toContain(`${baseUrl}/g/${token.token}`);
+    // The link the SMS carried, derived again by the worker: only its hash is stored.
+    const { token, hash } = guideLinkToken(env.LINK_TOKEN_SECRET!, created.body.id);
+    expect(sms.body).toContain(`${baseUrl}/g/${token}`);
+    expect(email!.text).toContain(`${baseUrl}/g/${token}`);
+    expect(await database.db('download_tokens').where({ lead_id: created.body.id }).first()).toMatchObject({ token_hash: hash });
     expect(await smsOf(created.body.id)).toMatchObject({ status: 'undelivered', error_code: '30003' });
   });
 

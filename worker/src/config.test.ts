@@ -19,6 +19,14 @@ describe('worker configuration', () => {
     ).not.toThrow();
   });
 
+  it('requires a real link token secret in production only', () => {
+    const production = { NODE_ENV: 'production', PUBLIC_BASE_URL: 'https://guida.example.it' };
+    expect(() => parseEnv(workerEnvSchema, production)).toThrow(/LINK_TOKEN_SECRET: required in production/);
+    expect(() => parseEnv(workerEnvSchema, { ...production, LINK_TOKEN_SECRET: 'short' })).toThrow(/LINK_TOKEN_SECRET/);
+    expect(parseEnv(workerEnvSchema, { ...production, LINK_TOKEN_SECRET: 's'.repeat(32) }).LINK_TOKEN_SECRET).toBe('s'.repeat(32));
+    expect(() => parseEnv(workerEnvSchema, {})).not.toThrow();
+  });
+
   it('accepts a number or a short alphanumeric sender', () => {
     const twilio = {
       SMS_PROVIDER: 'twilio',

@@ -10,6 +10,9 @@ import {
   twilioEnv,
 } from '@guida/shared/config';
 
+/** What LINK_TOKEN_SECRET is when unset: fine on a laptop, refused in production. */
+export const DEVELOPMENT_LINK_TOKEN_SECRET = 'development-only-link-token-secret';
+
 export const workerEnvSchema = z
   .object({
     ...commonEnv,
@@ -31,6 +34,14 @@ export const workerEnvSchema = z
     /** Validity of the link that confirms a data request, and of the link to an export. */
     GDPR_CONFIRM_LINK_TTL_HOURS: intEnv(72, 1, 720),
     GDPR_EXPORT_LINK_TTL_DAYS: intEnv(7, 1, 90),
+    /**
+     * Keys the tokens of the guide download links (HMAC of the lead id; the database
+     * keeps only their hash). Changing it breaks every link already sent.
+     */
+    LINK_TOKEN_SECRET: z
+      .string()
+      .min(32, { error: 'must be at least 32 characters' })
+      .default(DEVELOPMENT_LINK_TOKEN_SECRET),
     /** Jobs each worker process runs at once, per queue. */
     WORKER_CONCURRENCY: intEnv(50, 1, 1000),
     /** Base delays of the jittered exponential retries, per queue. */
@@ -44,6 +55,15 @@ export const workerEnvSchema = z
   })
   .superRefine(requireTwilioSettings)
   .superRefine(requireHttpsInProduction)
+  .superRefine((value, ctx) => {
+    if (value.NODE_ENV === 'production' && value.LINK_TOKEN_SECRET === DEVELOPMENT_LINK_TOKEN_SECRET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['LINK_TOKEN_SECRET'],
+        message: 'required in production (at least 32 random characters)',
+      });
+    }
+  })
   .superRefine((value, ctx) => {
     if (value.CRM_WEBHOOK_URL && !value.CRM_WEBHOOK_SECRET) {
       ctx.addIssue({

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gdprMessages } from '@guida/shared/gdpr-messages';
 import { gdprPages } from '@guida/shared/gdpr-server-texts';
 import { apiMessages, validationMessages } from '@guida/shared/messages';
-import { emailHash, newLinkToken } from '@guida/shared/server/personal-data-hash';
+import { emailHash, mailboxHash, newLinkToken } from '@guida/shared/server/personal-data-hash';
 import { testRedisUrl } from '@guida/testing/services';
 import { loggablePath } from '../http/request-logging';
 import { createTestApi, type TestApi } from '../testing/test-api';
@@ -185,10 +185,33 @@ describe('rate limits of data requests', () => {
       const keys = await redis.keys(`${api.prefix}:rl:gdpr-email*`);
       expect(keys.length).toBeGreaterThan(0);
       expect(keys.join('\n')).not.toContain('limite');
-      expect(keys.join('\n')).toContain(emailHash(email));
+      expect(keys.join('\n')).toContain(mailboxHash(email));
     } finally {
       redis.disconnect();
     }
+  });
+});
+
+describe('the per-address limit on the mailbox', () => {
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await createTestApi({ GDPR_RATE_LIMIT_PER_EMAIL: '3' });
+  });
+  afterAll(async () => {
+    await api.close();
+  });
+
+  it('counts +tags, Gmail dots and googlemail.com as the one mailbox they deliver to', async () => {
+    const local = `giulia.verdi${Date.now()}`;
+    const spellings = [`${local}@gmail.com`, `${local}+1@gmail.com`, `${local.replace('.', '')}+x@googlemail.com`];
+    for (const [index, email] of spellings.entries()) {
+      expect((await post(api, { email, requestType: 'access' }, `203.0.113.${40 + index}`)).status).toBe(202);
+    }
+    const limited = await post(api, { email: `G.${local.slice(1)}+4@GMAIL.com`, requestType: 'access' }, '203.0.113.49');
+    expect(limited.status).toBe(429);
+    expect(limited.body).toEqual({ message: apiMessages.tooManyRequests });
+    // Another mailbox at the same provider is not affected.
+    expect((await post(api, { email: `${local}x@gmail.com`, requestType: 'access' }, '203.0.113.50')).status).toBe(202);
   });
 });
 
@@ -239,6 +262,19 @@ describe('the confirmation link', () => {
       expect(expired.text).toContain(gdprPages.confirmExpiredText);
     }
     expect((await api.db('gdpr_data_requests').where({ id }).first()).status).toBe('pending');
+  });
+
+  it('sends no referrer from the pages whose address holds the token', async () => {
+    const { token } = await insertRequest(api);
+    const answers = [
+      await request(api.app).get(`/gdpr/conferma/${token}`),
+      await request(api.app).get(`/gdpr/conferma/${newLinkToken().token}`),
+      await request(api.app).post(`/gdpr/conferma/${token}`).type('form').send({}),
+      await request(api.app).get(`/gdpr/export/${newLinkToken().token}`),
+    ];
+    for (const answer of answers) expect(answer.headers['referrer-policy']).toBe('no-referrer');
+    // The rest of the site keeps its policy.
+    expect((await request(api.app).get('/healthz')).headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
   });
 
   it('keeps tokens out of the request log', () => {

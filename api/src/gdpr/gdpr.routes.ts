@@ -5,7 +5,7 @@ import { GDPR_REQUEST_TYPE_LABELS } from '@guida/shared/gdpr-rules';
 import { HONEYPOT_FIELD } from '@guida/shared/lead-rules';
 import { apiMessages } from '@guida/shared/messages';
 import { gdprRequestSchema } from '@guida/shared/schemas/gdpr';
-import { emailHash, LINK_TOKEN_FORMAT, sha256Hex } from '@guida/shared/server/personal-data-hash';
+import { LINK_TOKEN_FORMAT, mailboxHash, sha256Hex } from '@guida/shared/server/personal-data-hash';
 import { requireChallengeWhenBusy } from '../challenge';
 import type { ApiDeps } from '../dependencies';
 import { badRequest } from '../errors';
@@ -54,7 +54,7 @@ export function gdprRouter(deps: ApiDeps) {
     bodyLimit: GDPR_BODY_LIMIT,
     rateLimit: { points: config.GDPR_RATE_LIMIT_PER_IP, durationSeconds: 3600 },
   });
-  // Keyed by the address's hash: no address sits in Redis.
+  // Keyed by the hash of the mailbox (a+1@ and a@ are one mailbox): no address sits in Redis.
   const perEmail = createRateLimit({
     redis: deps.redis,
     keyPrefix: `${config.REDIS_KEY_PREFIX}:rl:gdpr-email`,
@@ -62,6 +62,13 @@ export function gdprRouter(deps: ApiDeps) {
     durationSeconds: 24 * 3600,
   });
   const router = Router();
+
+  // These pages carry a personal token in their address: a link followed from them (back
+  // to /gdpr, whose analytics record the referrer) must not take the token along.
+  router.use(['/gdpr/conferma/:token', '/gdpr/export/:token'], (_req, res, next) => {
+    res.set('Referrer-Policy', 'no-referrer');
+    next();
+  });
 
   router.post('/api/gdpr/requests', ...intake, requireChallengeWhenBusy(deps), async (req, res) => {
     const body = req.body as Record<string, unknown>;
@@ -71,7 +78,7 @@ export function gdprRouter(deps: ApiDeps) {
       throw badRequest(apiMessages.honeypot);
     }
     const request = parseOrThrow(gdprRequestSchema, body);
-    await perEmail.consume(emailHash(request.email));
+    await perEmail.consume(mailboxHash(request.email));
     await submitDataRequest({ db: deps.db, queues: deps.queues, logger: req.log }, request, {
       ipAddress: truncateIp(req.ip),
       userAgent: clampUserAgent(req.get('user-agent')),

@@ -8,22 +8,32 @@ export interface DownloadTokenRow {
   ebook_type: EbookType;
 }
 
-export function findDownloadToken(db: Knex, token: string) {
+/** The link whose token hashes to this (only the hash is stored, decision 029). */
+export function findDownloadToken(db: Knex, tokenHash: string) {
   return db('download_tokens as t')
     .join('ebook_requests as l', 'l.id', 't.lead_id')
-    .where('t.token', token)
+    .where('t.token_hash', tokenHash)
     .first<DownloadTokenRow | undefined>('t.id', 't.lead_id', 't.expires_at', 'l.ebook_type');
 }
 
-export async function recordDownload(db: Knex, row: DownloadTokenRow) {
-  await db.transaction(async (trx) => {
-    await trx('download_tokens')
-      .where({ id: row.id })
-      .update({
-        download_count: trx.raw('download_count + 1'),
-        first_downloaded_at: trx.raw('coalesce(first_downloaded_at, now())'),
-        last_downloaded_at: trx.fn.now(),
-      });
-    await trx('guide_downloads').insert({ lead_id: row.lead_id });
-  });
+/**
+ * Counts a download once per link and visitor, in one statement: a visitor opening the
+ * link again (or their PDF viewer fetching it again) adds nothing.
+ */
+export async function recordDownload(db: Knex, row: DownloadTokenRow, visitorHash: string) {
+  await db.raw(
+    `
+    WITH first_by_visitor AS (
+      INSERT INTO guide_downloads (lead_id, visitor_hash) VALUES (:leadId, :visitorHash)
+      ON CONFLICT (lead_id, visitor_hash) DO NOTHING
+      RETURNING lead_id
+    )
+    UPDATE download_tokens SET
+      download_count = download_count + 1,
+      first_downloaded_at = coalesce(first_downloaded_at, now()),
+      last_downloaded_at = now()
+    WHERE id = :id AND EXISTS (SELECT 1 FROM first_by_visitor)
+    `,
+    { leadId: row.lead_id, visitorHash, id: row.id },
+  );
 }

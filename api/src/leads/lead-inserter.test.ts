@@ -16,7 +16,6 @@ function newLead(overrides: Record<string, unknown> = {}): NewLead {
     consentVersion: '1.0',
     privacyConsentHash: 'a'.repeat(64),
     marketingConsentHash: 'b'.repeat(64),
-    downloadToken: `token-${request.telefono}`,
     downloadTokenTtlDays: 30,
   };
 }
@@ -37,7 +36,7 @@ describe('lead inserter (batched inserts)', () => {
     const results = await Promise.all(leads.map((lead) => insert(lead)));
 
     const ids = results.map((result) => {
-      expect(result.created).toBe(true);
+      expect(result.repeatOf).toBeNull();
       return result.leadId;
     });
     expect(new Set(ids).size).toBe(leads.length);
@@ -52,17 +51,15 @@ describe('lead inserter (batched inserts)', () => {
     // A privacy consent for each lead, a marketing consent for each one that gave it.
     expect(await count('gdpr_consents')).toBe(180);
 
-    // Each answer belongs to its own lead: phone, token and CRM delivery match.
+    // Each answer belongs to its own lead: phone and CRM delivery match; the link's token
+    // is not stored (the worker keys the link when it sends it).
     for (const [index, lead] of leads.entries()) {
       const result = results[index]!;
       const stored = await db('ebook_requests').where({ id: result.leadId }).first('telefono', 'marketing_consent');
       expect(stored).toEqual({ telefono: lead.request.telefono, marketing_consent: index % 2 === 0 });
-      const token = await db('download_tokens').where({ lead_id: result.leadId }).first('token');
-      expect(token?.token).toBe(lead.downloadToken);
-      if (result.created) {
-        const crm = await db('crm_deliveries').where({ id: result.crmDeliveryId }).first('lead_id');
-        expect(crm?.lead_id).toBe(result.leadId);
-      }
+      expect(await db('download_tokens').where({ lead_id: result.leadId }).first('token_hash')).toEqual({ token_hash: null });
+      const crm = await db('crm_deliveries').where({ id: result.crmDeliveryId }).first('lead_id');
+      expect(crm?.lead_id).toBe(result.leadId);
     }
     // now() is the time of the statement's transaction: 120 leads arriving at once went in
     // two statements (a batch of 100, then the 20 left).
@@ -70,17 +67,51 @@ describe('lead inserter (batched inserts)', () => {
     expect(Number(statementTimes?.n)).toBe(2);
   });
 
-  it('gives the same phone one lead, even when it arrives many times in one batch', async () => {
+  it('stores every submission of one phone, the repeats linked to the first and without an SMS', async () => {
     const insert = createLeadInserter(database.db);
     const first = newLead();
-    const repeats = Array.from({ length: 6 }, () => ({ ...first, downloadToken: `${first.downloadToken}-${Math.random()}` }));
+    const repeats = Array.from({ length: 6 }, (_, index) => ({
+      ...first,
+      request: { ...first.request, nome: `Ripetizione${index}` },
+    }));
 
     const results = await Promise.all([first, ...repeats].map((lead) => insert(lead)));
 
-    expect(results.filter((result) => result.created)).toHaveLength(1);
-    expect(new Set(results.map((result) => result.leadId)).size).toBe(1);
-    const stored = await database.db('ebook_requests').where({ telefono: first.request.telefono }).count({ n: '*' }).first();
-    expect(Number(stored?.n)).toBe(1);
+    const ids = results.map((result) => result.leadId);
+    expect(new Set(ids).size).toBe(7);
+    const opener = results.filter((result) => result.repeatOf === null);
+    expect(opener).toHaveLength(1);
+    const firstId = opener[0]!.leadId;
+    for (const result of results) if (result !== opener[0]) expect(result.repeatOf).toBe(firstId);
+
+    const db = database.db;
+    const rows = await db('ebook_requests').where({ telefono: first.request.telefono }).orderBy('id').select('id', 'repeat_of');
+    expect(rows).toHaveLength(7);
+    expect(rows.filter((row) => row.repeat_of === null).map((row) => row.id)).toEqual([firstId]);
+    // One SMS and one link for the phone; every submission has its consent proof and reaches the CRM.
+    expect(await db('sms_messages').whereIn('lead_id', ids).pluck('lead_id')).toEqual([firstId]);
+    expect(await db('download_tokens').whereIn('lead_id', ids).pluck('lead_id')).toEqual([firstId]);
+    expect(await db('crm_deliveries').whereIn('lead_id', ids).count({ n: '*' }).first()).toEqual({ n: 7 });
+    expect(await db('gdpr_consents').whereIn('lead_id', ids).where({ consent_type: 'privacy' }).count({ n: '*' }).first()).toEqual({ n: 7 });
+    expect(await db('recent_phone_requests').where({ telefono: first.request.telefono }).first('lead_id')).toEqual({ lead_id: firstId });
+  });
+
+  it('opens a new window, with its SMS, once the phone\'s 24 hours are over', async () => {
+    const insert = createLeadInserter(database.db);
+    const lead = newLead();
+    const first = await insert(lead);
+    await database.db('recent_phone_requests')
+      .where({ telefono: lead.request.telefono })
+      .update({ requested_at: database.db.raw("now() - interval '25 hours'") });
+
+    const later = await insert(lead);
+
+    expect(later.repeatOf).toBeNull();
+    expect(later.leadId).not.toBe(first.leadId);
+    expect(await database.db('sms_messages').where({ lead_id: later.leadId }).first('status')).toEqual({ status: 'pending' });
+    expect(await database.db('recent_phone_requests').where({ telefono: lead.request.telefono }).first('lead_id')).toEqual({
+      lead_id: later.leadId,
+    });
   });
 
   it('fails only the lead the database refuses, not the others of its batch', async () => {
@@ -126,7 +157,7 @@ describe('lead inserter (batched inserts)', () => {
       await expect(waitingTooLong).rejects.toSatisfy(isDatabaseUnavailable);
       await blocker.rollback();
       // Once the lock goes, the stuck lead is stored as usual.
-      expect(await first).toMatchObject({ created: true });
+      expect(await first).toMatchObject({ repeatOf: null });
     } finally {
       if (!blocker.isCompleted()) await blocker.rollback();
     }

@@ -9,64 +9,79 @@ export interface NewLead {
   consentVersion: string;
   privacyConsentHash: string;
   marketingConsentHash: string;
-  downloadToken: string;
   downloadTokenTtlDays: number;
 }
 
-export type InsertLeadResult =
-  | { created: true; leadId: number; crmDeliveryId: number }
-  | { created: false; leadId: number };
+export interface InsertLeadResult {
+  leadId: number;
+  crmDeliveryId: number;
+  /** The lead that opened this phone's 24-hour window; null when this lead opened it. */
+  repeatOf: number | null;
+}
 
 /**
- * Stores leads with their consent proof, their pending SMS and CRM deliveries and their
- * download tokens, in one statement (so one transaction and one round trip for a whole
- * batch). Each lead is one element of every array parameter; phones are distinct within
- * a batch.
+ * Stores leads with their consent proof and CRM delivery, and for a lead that opens its
+ * phone's window also its pending SMS and its download link, in one statement (so one
+ * transaction and one round trip for a whole batch). Each lead is one element of every
+ * array parameter; phones are distinct within a batch.
  *
- * The first CTE claims each phone's 24-hour window: the insert into recent_phone_requests
- * succeeds for a new phone or one whose window expired, and does nothing while a window
- * is open. ON CONFLICT waits for concurrent statements claiming the same phone, so two
- * parallel requests can never both create a lead (and both get an SMS); claiming in phone
- * order keeps two concurrent batches from deadlocking.
+ * Every submission is stored (decision 029). The claim CTE takes each phone's 24-hour
+ * window: a new phone, or one whose window expired, gets this lead as the window's
+ * lead; while a window is open the row keeps its lead, and this lead becomes a repeat of
+ * it (`repeat_of`: no SMS, no link of its own). The conflict branch always updates (to
+ * the same values while the window is open) so that RETURNING gives the window's lead
+ * in both cases; ON CONFLICT waits for concurrent statements claiming the same phone,
+ * so two parallel requests can never both open a window (and both get an SMS); claiming
+ * in phone order keeps two concurrent batches from deadlocking.
+ *
+ * The download link's token is not stored: the worker derives it when it sends the SMS
+ * and stores only its hash (decision 029).
  *
  * A marketing consent is recorded only when given: gdpr_consents holds consents given,
  * with the hash of the address (what stays findable once the address is erased).
  * Prepared once per connection: planning this statement costs more than running it.
  */
-const insertLeadsStatement = preparedStatement<{ telefono: string; lead_id: number; crm_delivery_id: number }>(
+const insertLeadsStatement = preparedStatement<{
+  telefono: string;
+  lead_id: number;
+  crm_delivery_id: number;
+  repeat_of: number | null;
+}>(
   'insert-leads',
   `
 WITH input AS (
-  SELECT * FROM unnest(
+  SELECT i.*, nextval(pg_get_serial_sequence('ebook_requests', 'id'))::int AS lead_id
+  FROM unnest(
     :telefono::text[], :nome::text[], :cognome::text[], :email::text[], :ebookType::text[],
     :source::text[], :utmSource::text[], :utmMedium::text[], :utmCampaign::text[],
     :marketingConsent::boolean[], :ipAddress::text[], :userAgent::text[], :consentVersion::text[],
     :country::text[], :landingPath::text[], :privacyConsentHash::text[],
-    :marketingConsentHash::text[], :downloadToken::text[], :downloadTokenTtlDays::int[]
+    :marketingConsentHash::text[], :downloadTokenTtlDays::int[]
   ) AS i(telefono, nome, cognome, email, ebook_type, source, utm_source, utm_medium,
     utm_campaign, marketing_consent, ip_address, user_agent, consent_version, country,
-    landing_path, privacy_consent_hash, marketing_consent_hash, download_token, ttl_days)
+    landing_path, privacy_consent_hash, marketing_consent_hash, ttl_days)
 ),
 claim AS (
   INSERT INTO recent_phone_requests AS r (telefono, lead_id, requested_at)
-  SELECT telefono, nextval(pg_get_serial_sequence('ebook_requests', 'id')), now()
-  FROM input ORDER BY telefono
-  ON CONFLICT (telefono) DO UPDATE
-    SET lead_id = EXCLUDED.lead_id, requested_at = EXCLUDED.requested_at
-    WHERE r.requested_at < now() - interval '24 hours'
-  RETURNING telefono, lead_id
+  SELECT telefono, lead_id, now() FROM input ORDER BY telefono
+  ON CONFLICT (telefono) DO UPDATE SET
+    lead_id = CASE WHEN r.requested_at < now() - interval '24 hours' THEN EXCLUDED.lead_id ELSE r.lead_id END,
+    requested_at = CASE WHEN r.requested_at < now() - interval '24 hours' THEN EXCLUDED.requested_at ELSE r.requested_at END
+  RETURNING telefono, lead_id AS window_lead_id
 ),
 lead AS (
   INSERT INTO ebook_requests (
     id, nome, cognome, email, telefono, ebook_type, source, utm_source, utm_medium,
     utm_campaign, gdpr_consent, marketing_consent, consent_timestamp, ip_address,
-    user_agent, consent_version, country, landing_path
+    user_agent, consent_version, country, landing_path, repeat_of
   )
-  SELECT claim.lead_id, i.nome, i.cognome, i.email, i.telefono, i.ebook_type, i.source,
+  SELECT i.lead_id, i.nome, i.cognome, i.email, i.telefono, i.ebook_type, i.source,
     i.utm_source, i.utm_medium, i.utm_campaign, true, i.marketing_consent, now(),
-    i.ip_address, i.user_agent, i.consent_version, i.country, i.landing_path
-  FROM claim JOIN input i USING (telefono)
-  RETURNING id, telefono, email, encode(sha256(convert_to(lower(email), 'UTF8')), 'hex') AS email_hash
+    i.ip_address, i.user_agent, i.consent_version, i.country, i.landing_path,
+    NULLIF(claim.window_lead_id, i.lead_id)
+  FROM input i JOIN claim USING (telefono)
+  RETURNING id, telefono, email, repeat_of,
+    encode(sha256(convert_to(lower(email), 'UTF8')), 'hex') AS email_hash
 ),
 consents AS (
   INSERT INTO gdpr_consents (
@@ -82,45 +97,25 @@ consents AS (
   FROM lead JOIN input i USING (telefono) WHERE i.marketing_consent
 ),
 sms AS (
-  INSERT INTO sms_messages (lead_id) SELECT id FROM lead
+  INSERT INTO sms_messages (lead_id) SELECT id FROM lead WHERE repeat_of IS NULL
 ),
-token AS (
-  INSERT INTO download_tokens (lead_id, token, expires_at)
-  SELECT lead.id, i.download_token, now() + make_interval(days => i.ttl_days)
+link AS (
+  INSERT INTO download_tokens (lead_id, expires_at)
+  SELECT lead.id, now() + make_interval(days => i.ttl_days)
   FROM lead JOIN input i USING (telefono)
+  WHERE lead.repeat_of IS NULL
 ),
 crm AS (
   INSERT INTO crm_deliveries (lead_id, event) SELECT id, 'lead.created' FROM lead
   RETURNING id, lead_id
 )
-SELECT lead.telefono, lead.id AS lead_id, crm.id AS crm_delivery_id
+SELECT lead.telefono, lead.id AS lead_id, crm.id AS crm_delivery_id, lead.repeat_of
 FROM lead JOIN crm ON crm.lead_id = lead.id
 `,
 );
 
-/**
- * Inserts a batch of leads whose phones are distinct, and answers for each (in order)
- * with its new lead, or with the lead that opened its phone's 24-hour window.
- */
+/** Inserts a batch of leads whose phones are distinct, and answers for each, in order. */
 export async function insertLeads(db: Knex, leads: NewLead[]): Promise<InsertLeadResult[]> {
-  const results = new Array<InsertLeadResult | undefined>(leads.length);
-  let remaining = leads.map((lead, index) => ({ lead, index }));
-  // A second try covers a window that expired between the statement and the look-up.
-  for (let attempt = 0; attempt < 2 && remaining.length > 0; attempt += 1) {
-    const outcome = await tryInsertLeads(
-      db,
-      remaining.map(({ lead }) => lead),
-    );
-    remaining = remaining.filter(({ index }, position) => {
-      results[index] = outcome[position];
-      return outcome[position] === undefined;
-    });
-  }
-  if (remaining.length > 0) throw new Error('could not insert the lead nor find the open phone window');
-  return results as InsertLeadResult[];
-}
-
-async function tryInsertLeads(db: Knex, leads: NewLead[]): Promise<(InsertLeadResult | undefined)[]> {
   const column = <T>(value: (lead: NewLead) => T) => leads.map(value);
   const { rows } = await insertLeadsStatement(db, {
     telefono: column((lead) => lead.request.telefono),
@@ -140,24 +135,12 @@ async function tryInsertLeads(db: Knex, leads: NewLead[]): Promise<(InsertLeadRe
     landingPath: column((lead) => lead.request.landingPath ?? null),
     privacyConsentHash: column((lead) => lead.privacyConsentHash),
     marketingConsentHash: column((lead) => lead.marketingConsentHash),
-    downloadToken: column((lead) => lead.downloadToken),
     downloadTokenTtlDays: column((lead) => lead.downloadTokenTtlDays),
   });
-  const created = new Map(rows.map((row) => [row.telefono, row]));
-  const waiting = leads.filter((lead) => !created.has(lead.request.telefono)).map((lead) => lead.request.telefono);
-
-  // Phones whose window is open: answer with the lead that opened it.
-  const openWindows = new Map<string, number>();
-  if (waiting.length > 0) {
-    const existing = await db('recent_phone_requests')
-      .whereIn('telefono', waiting)
-      .select<{ telefono: string; lead_id: number }[]>('telefono', 'lead_id');
-    for (const row of existing) openWindows.set(row.telefono, row.lead_id);
-  }
-  return leads.map(({ request }): InsertLeadResult | undefined => {
-    const row = created.get(request.telefono);
-    if (row) return { created: true, leadId: row.lead_id, crmDeliveryId: row.crm_delivery_id };
-    const leadId = openWindows.get(request.telefono);
-    return leadId === undefined ? undefined : { created: false, leadId };
+  const byPhone = new Map(rows.map((row) => [row.telefono, row]));
+  return leads.map(({ request }) => {
+    const row = byPhone.get(request.telefono);
+    if (!row) throw new Error('a lead of the batch was not stored');
+    return { leadId: row.lead_id, crmDeliveryId: row.crm_delivery_id, repeatOf: row.repeat_of };
   });
 }

@@ -67,7 +67,9 @@ describe('POST /api/ebook-request', () => {
       status: 'pending',
     });
     const token = await api.db('download_tokens').where({ lead_id: id }).first();
-    expect(token.token).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    // Keyed by the worker when it sends the link: the token itself is never stored.
+    expect(token.token_hash).toBeNull();
+    expect(token).not.toHaveProperty('token');
     const ttlDays = (token.expires_at.getTime() - Date.now()) / 86_400_000;
     expect(ttlDays).toBeGreaterThan(29.9);
     expect(ttlDays).toBeLessThanOrEqual(30);
@@ -153,31 +155,51 @@ describe('POST /api/ebook-request', () => {
     }
   });
 
-  it('answers a repeated phone within 24 hours with the same lead and no second SMS', async () => {
+  it('stores a repeated phone within 24 hours as its own lead, linked to the first, without a second SMS', async () => {
     const telefono = uniqueItalianMobile();
     const first = await post(api, validLead({ telefono }));
-    const again = await post(api, validLead({ telefono: telefono.replace('+39', '0039 '), nome: 'Marco' }));
-    expect(again.status).toBe(201);
-    expect(again.body).toEqual(first.body);
-    expect(await api.db('ebook_requests').where({ telefono }).count({ n: '*' }).first()).toEqual({ n: 1 });
+    const again = await post(api, validLead({ telefono: telefono.replace('+39', '0039 '), nome: 'Marco', marketingConsent: true }));
+
+    // The same answer as for any first request: its own id, nothing that names the first.
+    expect(again.status).toBe(first.status);
+    expect(Object.keys(again.body)).toEqual(Object.keys(first.body));
+    expect(again.body.redirectTo).toBe(first.body.redirectTo);
+    expect(again.body.id).toEqual(expect.any(Number));
+    expect(again.body.id).not.toBe(first.body.id);
+
+    const stored = await api.db('ebook_requests').where({ id: again.body.id }).first();
+    expect(stored).toMatchObject({ telefono, nome: 'Marco', marketing_consent: true, repeat_of: first.body.id });
+    expect(await api.db('ebook_requests').where({ id: first.body.id }).first('repeat_of')).toEqual({ repeat_of: null });
+    // Its consents are recorded and it reaches the CRM; it gets no SMS and no link.
+    expect(await api.db('gdpr_consents').where({ lead_id: again.body.id }).pluck('consent_type')).toEqual(
+      expect.arrayContaining(['privacy', 'marketing']),
+    );
+    expect(await api.db('crm_deliveries').where({ lead_id: again.body.id }).first()).toMatchObject({ event: 'lead.created' });
+    expect(await api.deps.queues.queue('crm').getJob(`lead-${again.body.id}`)).toBeDefined();
+    expect(await api.db('sms_messages').where({ lead_id: again.body.id }).first()).toBeUndefined();
+    expect(await api.db('download_tokens').where({ lead_id: again.body.id }).first()).toBeUndefined();
+    expect(await api.deps.queues.queue('sms').getJob(`lead-${again.body.id}`)).toBeUndefined();
     expect(await api.db('sms_messages').where({ lead_id: first.body.id }).count({ n: '*' }).first()).toEqual({ n: 1 });
 
-    // Once the window is over, the phone may ask again.
+    // Once the window is over, the phone may ask again and gets its SMS.
     await api.db('recent_phone_requests').where({ telefono }).update({
       requested_at: api.db.raw("now() - interval '25 hours'"),
     });
     const later = await post(api, validLead({ telefono }));
     expect(later.status).toBe(201);
-    expect(later.body.id).not.toBe(first.body.id);
+    expect(await api.db('ebook_requests').where({ id: later.body.id }).first('repeat_of')).toEqual({ repeat_of: null });
+    expect(await api.db('sms_messages').where({ lead_id: later.body.id }).first()).toMatchObject({ status: 'pending' });
   });
 
-  it('creates one lead when the same phone arrives many times at once', async () => {
+  it('stores every one of many parallel requests of one phone, with one SMS between them', async () => {
     const telefono = uniqueItalianMobile();
     // Five: the default per-phone hourly budget.
     const responses = await Promise.all(Array.from({ length: 5 }, () => post(api, validLead({ telefono }))));
     expect(responses.map((r) => r.status)).toEqual(Array(5).fill(201));
-    expect(new Set(responses.map((r) => r.body.id)).size).toBe(1);
-    expect(await api.db('ebook_requests').where({ telefono }).count({ n: '*' }).first()).toEqual({ n: 1 });
+    const ids = responses.map((r) => r.body.id as number);
+    expect(new Set(ids).size).toBe(5);
+    expect(await api.db('ebook_requests').where({ telefono }).count({ n: '*' }).first()).toEqual({ n: 5 });
+    expect(await api.db('sms_messages').whereIn('lead_id', ids).count({ n: '*' }).first()).toEqual({ n: 1 });
   });
 
   it('refuses a filled-in honeypot and stores nothing', async () => {

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { deliverToCrmJob } from '@guida/shared/jobs/crm';
 import { sendGuideSmsJob } from '@guida/shared/jobs/sms';
 import { PRIVACY_CONSENT_VERSION, thankYouPathFor } from '@guida/shared/lead-rules';
@@ -12,9 +12,6 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 const PRIVACY_CONSENT_HASH = sha256(privacyConsentText);
 const MARKETING_CONSENT_HASH = sha256(marketingConsentText);
 
-/** 16 random bytes: 128 bits, 22 URL-safe characters in the SMS. */
-export const newDownloadToken = () => randomBytes(16).toString('base64url');
-
 export interface LeadsDeps {
   insertLead: LeadInserter;
   queues: JobQueues;
@@ -25,40 +22,33 @@ export interface LeadsDeps {
 export interface CreatedLead {
   id: number;
   redirectTo: string;
-  /** false when the phone already asked within 24 h: same answer, no second SMS. */
-  created: boolean;
 }
 
+/**
+ * Stores the submission and schedules its deliveries. A phone that asked within 24 h is
+ * stored as its own lead, a repeat of the first (decision 029): it reaches the CRM like
+ * any lead but gets no SMS, and its answer has the same shape as any other (its own id),
+ * so the answer does not tell whether the phone asked before.
+ */
 export async function createLead(
   deps: LeadsDeps,
   request: EbookRequest,
   origin: { ipAddress: string | null; userAgent: string | null },
 ): Promise<CreatedLead> {
-  const result = await deps.insertLead({
+  const { leadId, crmDeliveryId, repeatOf } = await deps.insertLead({
     request,
     ...origin,
     consentVersion: PRIVACY_CONSENT_VERSION,
     privacyConsentHash: PRIVACY_CONSENT_HASH,
     marketingConsentHash: MARKETING_CONSENT_HASH,
-    downloadToken: newDownloadToken(),
     downloadTokenTtlDays: deps.downloadTokenTtlDays,
   });
-  const redirectTo = thankYouPathFor(request.telefono, request.landingPath);
-  if (!result.created) {
-    deps.logger.info({ leadId: result.leadId }, 'repeated request within 24 h: no new lead');
-    return { id: result.leadId, redirectTo, created: false };
-  }
 
   // The lead is committed; a Redis outage only delays delivery (the worker's sweeper
   // enqueues every pending delivery that has no job).
-  const leadId = result.leadId;
   const enqueued = await Promise.allSettled([
-    deps.queues.enqueue(sendGuideSmsJob, { leadId }),
-    deps.queues.enqueue(deliverToCrmJob, {
-      leadId,
-      deliveryId: result.crmDeliveryId,
-      event: 'lead.created',
-    }),
+    ...(repeatOf === null ? [deps.queues.enqueue(sendGuideSmsJob, { leadId })] : []),
+    deps.queues.enqueue(deliverToCrmJob, { leadId, deliveryId: crmDeliveryId, event: 'lead.created' }),
   ]);
   for (const outcome of enqueued) {
     if (outcome.status === 'rejected') {
@@ -68,6 +58,7 @@ export async function createLead(
       );
     }
   }
-  deps.logger.info({ leadId }, 'lead stored');
-  return { id: leadId, redirectTo, created: true };
+  if (repeatOf === null) deps.logger.info({ leadId }, 'lead stored');
+  else deps.logger.info({ leadId, repeatOf }, 'lead stored: a repeat within 24 h, no SMS');
+  return { id: leadId, redirectTo: thankYouPathFor(request.telefono, request.landingPath) };
 }

@@ -27,7 +27,8 @@ export interface SmsToSend {
   updated_at: Date;
   nome: string;
   telefono: string;
-  token: string;
+  /** SHA-256 of the link's token; null until the link is first sent (decision 029). */
+  token_hash: string | null;
   expires_at: Date;
   /** Another lead with this phone already got an SMS in the last 24 hours. */
   phone_recently_served: boolean;
@@ -37,7 +38,7 @@ export interface SmsToSend {
 const loadStatement = preparedStatement<SmsToSend>(
   'load-sms-to-send',
   `
-SELECT s.id AS sms_id, s.status, s.attempts, s.updated_at, l.nome, l.telefono, t.token, t.expires_at,
+SELECT s.id AS sms_id, s.status, s.attempts, s.updated_at, l.nome, l.telefono, t.token_hash, t.expires_at,
   EXISTS (
     SELECT 1 FROM ebook_requests other
     JOIN sms_messages served ON served.lead_id = other.id

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { normaliseEmail } from '../gdpr-rules';
+import { mailboxOf, normaliseEmail } from '../gdpr-rules';
 
 export const sha256Hex = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -21,3 +21,6 @@ export function newLinkToken() {
 
 /** The tokens we issue: 22 URL-safe characters (anything else is not looked up). */
 export const LINK_TOKEN_FORMAT = /^[A-Za-z0-9_-]{22}$/;
+
+/** SHA-256 of the mailbox an address delivers to (mailboxOf): the key of per-address limits. */
+export const mailboxHash = (email: string) => sha256Hex(mailboxOf(email));

@@ -25,6 +25,8 @@ export function crmPayload(delivery: { id: number; event: CrmEvent; created_at: 
       consentVersion: lead.consent_version,
       consentTimestamp: lead.consent_timestamp?.toISOString() ?? null,
       createdAt: lead.created_at.toISOString(),
+      /** The lead this one repeats within 24 h (no SMS of its own); null for a first request. */
+      repeatOf: lead.repeat_of,
     },
   };
 }

@@ -18,6 +18,7 @@ export interface LeadRow {
   country: string | null;
   landing_path: string | null;
   created_at: Date;
+  repeat_of: number | null;
 }
 
 export function loadLead(db: Knex, leadId: number) {

@@ -77,8 +77,18 @@ describe('crm queue', () => {
         utmSource: 'newsletter',
         landingPath: '/educazione-investimenti',
         gdprConsent: true,
+        repeatOf: null,
       },
     });
+  });
+
+  it('names the first lead of a phone in a repeat within 24 hours', async () => {
+    const first = await insertLead(worker.db);
+    const repeat = await insertLead(worker.db, { repeat_of: first.leadId });
+    await enqueue(repeat);
+    await waitForStatus(repeat.crmDeliveryId, 'delivered');
+    const [sent] = crm.requestsFor(repeat.crmDeliveryId);
+    expect(JSON.parse(sent!.body).lead).toMatchObject({ id: repeat.leadId, repeatOf: first.leadId });
   });
 
   it('records a final failure without retrying when the CRM refuses the payload', async () => {

@@ -2,12 +2,15 @@ import type { Knex } from 'knex';
 import { daysLeft, guideLinkUrl } from '@guida/shared/lead-rules';
 import { erasureDateOf, gdprEmails } from '@guida/shared/gdpr-server-texts';
 import { guideDelivery } from '@guida/shared/messages';
+import { guideLinkToken, keyGuideLink } from '@guida/shared/server/guide-link-token';
 import { composeGdprEmail, type GdprEmailSettings } from './gdpr-emails';
 import type { EmailContext } from './email.repo';
 import type { OutgoingEmail } from '../providers/mailer';
 
 export interface ComposeSettings extends GdprEmailSettings {
   retentionMonths: number;
+  /** Keys the download links' tokens (decision 029). */
+  linkTokenSecret: string;
 }
 
 /**
@@ -20,17 +23,21 @@ export async function composeEmail(
   settings: ComposeSettings,
 ): Promise<OutgoingEmail | null> {
   switch (message.kind) {
-    case 'guide-link':
-      if (!message.email || !message.nome || !message.token || !message.expires_at) return null;
+    case 'guide-link': {
+      if (!message.lead_id || !message.email || !message.nome || !message.expires_at) return null;
+      // The same link as the SMS's: derived from the lead, only its hash stored.
+      const { token, hash } = guideLinkToken(settings.linkTokenSecret, message.lead_id);
+      if (message.token_hash !== hash) await keyGuideLink(db, message.lead_id, hash);
       return {
         to: message.email,
         subject: guideDelivery.emailSubject,
         text: guideDelivery.emailText(
           message.nome,
-          guideLinkUrl(settings.publicBaseUrl, message.token),
+          guideLinkUrl(settings.publicBaseUrl, token),
           daysLeft(message.expires_at),
         ),
       };
+    }
     case 'retention-notice':
       if (!message.email || !message.nome || !message.lead_created_at) return null;
       return {

@@ -13,6 +13,7 @@ export const emailQueue: QueueDeclaration = {
       logger,
       mailer,
       publicBaseUrl: config.PUBLIC_BASE_URL,
+      linkTokenSecret: config.LINK_TOKEN_SECRET,
       confirmLinkTtlHours: config.GDPR_CONFIRM_LINK_TTL_HOURS,
       exportLinkTtlDays: config.GDPR_EXPORT_LINK_TTL_DAYS,
       retentionMonths: config.RETENTION_MONTHS,

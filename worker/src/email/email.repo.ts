@@ -12,7 +12,8 @@ export interface EmailContext {
   nome: string | null;
   email: string | null;
   lead_created_at: Date | null;
-  token: string | null;
+  /** SHA-256 of the guide link's token (decision 029). */
+  token_hash: string | null;
   expires_at: Date | null;
   data_request_id: number | null;
   /** The requester's address; null once erased. */
@@ -37,7 +38,7 @@ export function loadEmailContext(db: Knex, emailMessageId: number) {
       'l.nome',
       'l.email',
       'l.created_at as lead_created_at',
-      't.token',
+      't.token_hash',
       't.expires_at',
       'm.data_request_id',
       'r.email as request_email',

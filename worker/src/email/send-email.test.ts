@@ -76,6 +76,7 @@ describe('one email job run twice or abandoned mid-send', () => {
       logger: worker.deps.logger,
       mailer: worker.deps.mailer,
       publicBaseUrl: worker.config.PUBLIC_BASE_URL,
+      linkTokenSecret: worker.config.LINK_TOKEN_SECRET,
       confirmLinkTtlHours: worker.config.GDPR_CONFIRM_LINK_TTL_HOURS,
       exportLinkTtlDays: worker.config.GDPR_EXPORT_LINK_TTL_DAYS,
       retentionMonths: worker.config.RETENTION_MONTHS,

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { gdprExportInformation } from '@guida/shared/gdpr-server-texts';
+import { csvTable } from '@guida/shared/server/csv';
 import { emailHash } from '@guida/shared/server/personal-data-hash';
 
 type Row = Record<string, unknown>;
@@ -49,6 +50,7 @@ export async function collectPersonalData(
       'user_agent',
       'data_retention_notified',
       'created_at',
+      'repeat_of',
     );
   const leadIds = leads.map((lead) => lead.id as number);
   const hash = emailHash(address);
@@ -149,28 +151,25 @@ export async function collectPersonalData(
 
 const CSV_HEADER = ['tabella', 'id', 'campo', 'valore'];
 
-function csvValue(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  if (value instanceof Date) return value.toISOString();
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
-}
-
-const csvField = (text: string) => (/[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text);
+/** Nested values (the request's details) as JSON; the rest as the CSV writer shows them. */
+const cellValue = (value: unknown) =>
+  value !== null && typeof value === 'object' && !(value instanceof Date) ? JSON.stringify(value) : value;
 
 /**
  * The same export as CSV, one line per field ("long" format: tabella, id, campo, valore),
- * so tables with different columns fit in one file that any spreadsheet opens.
+ * so tables with different columns fit in one file that any spreadsheet opens. Written by
+ * the admin exports' CSV writer (decision 012): `;`, BOM, and values a spreadsheet would
+ * run as a formula (a `nome` of `=HYPERLINK(...)`) defused.
  */
 export function personalDataCsv(exported: PersonalDataExport): string {
-  const lines = [CSV_HEADER];
-  for (const [table, rows] of Object.entries(exported.data)) {
-    for (const row of rows) {
+  const rows: unknown[][] = [];
+  for (const [table, tableRows] of Object.entries(exported.data)) {
+    for (const row of tableRows) {
       for (const [field, value] of Object.entries(row)) {
         if (field === 'id') continue;
-        lines.push([table, csvValue(row.id), field, csvValue(value)]);
+        rows.push([table, row.id, field, cellValue(value)]);
       }
     }
   }
-  return `${lines.map((line) => line.map(csvField).join(',')).join('\r\n')}\r\n`;
+  return csvTable(CSV_HEADER, rows);
 }

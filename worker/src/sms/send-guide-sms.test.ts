@@ -1,6 +1,7 @@
 import { Job } from 'bullmq';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sendGuideSmsJob } from '@guida/shared/jobs/sms';
+import { sha256Hex } from '@guida/shared/server/personal-data-hash';
 import { TWILIO_ERRORS, startFakeTwilio, type FakeTwilio } from '@guida/testing/fake-twilio-server';
 import { startSmtpCapture, type SmtpCapture } from '@guida/testing/smtp-capture';
 import { waitFor } from '@guida/testing/wait-for';
@@ -75,6 +76,26 @@ describe('sms queue with the real twilio client', () => {
     expect(row).toMatchObject({ provider: 'twilio', provider_message_id: message!.sid, attempts: 1 });
     expect(row.sent_at).toBeInstanceOf(Date);
     expect(await timeline(lead.leadId)).toEqual(['sending', 'sent']);
+  });
+
+  it('stores only the hash of the link it sends, the same link on every run', async () => {
+    const lead = await insertLead(worker.db);
+    // A link stored before tokens were derived (hashed by the migration) is replaced by
+    // the derived one when a message carrying a link goes out.
+    await worker.db('download_tokens').where({ lead_id: lead.leadId }).update({ token_hash: sha256Hex('an-old-random-token') });
+    await worker.deps.queues.enqueue(sendGuideSmsJob, { leadId: lead.leadId });
+    const [message] = await twilio.waitForMessages(1);
+    expect(message!.body).toContain(`https://guida.example.it/g/${lead.token}`);
+    const link = await worker.db('download_tokens').where({ lead_id: lead.leadId }).first();
+    expect(link).not.toHaveProperty('token');
+    expect(link.token_hash).toBe(sha256Hex(lead.token));
+
+    // The admin's resend (or a sweep after a lost job) rebuilds the same link from the lead id.
+    await waitForStatus(lead.leadId, 'sent');
+    await worker.db('sms_messages').where({ lead_id: lead.leadId }).update({ status: 'pending' });
+    await worker.deps.queues.queue('sms').add(sendGuideSmsJob.name, { leadId: lead.leadId }, { jobId: `again-${lead.leadId}` });
+    const [, again] = await twilio.waitForMessages(2);
+    expect(again!.body).toBe(message!.body);
   });
 
   it('retries a transient failure with backoff, then sends', async () => {
@@ -169,6 +190,7 @@ describe('sms queue with the real twilio client', () => {
       logger: worker.deps.logger,
       provider: worker.deps.smsProvider,
       publicBaseUrl: worker.config.PUBLIC_BASE_URL,
+      linkTokenSecret: worker.config.LINK_TOKEN_SECRET,
       claimTimeoutMs: claimTimeouts(worker.config).sms,
       rateLimit: (ms) => worker.deps.queues.queue('sms').rateLimit(ms),
     });
@@ -196,6 +218,7 @@ describe('an SMS claim left by a worker that stopped mid-send, with Twilio', () 
       logger: worker.deps.logger,
       provider,
       publicBaseUrl: worker.config.PUBLIC_BASE_URL,
+      linkTokenSecret: worker.config.LINK_TOKEN_SECRET,
       claimTimeoutMs: claimTimeouts(worker.config).sms,
       rateLimit: (ms) => worker.deps.queues.queue('sms').rateLimit(ms),
     });
@@ -275,6 +298,7 @@ describe('an SMS claim left by a worker that stopped mid-send', () => {
       logger: outbox.deps.logger,
       provider: outbox.deps.smsProvider,
       publicBaseUrl: outbox.config.PUBLIC_BASE_URL,
+      linkTokenSecret: outbox.config.LINK_TOKEN_SECRET,
       claimTimeoutMs: claimTimeouts(outbox.config).sms,
       rateLimit: (ms) => outbox.deps.queues.queue('sms').rateLimit(ms),
     });

@@ -14,6 +14,7 @@ import {
 } from '@guida/shared/deliveries/sms-deliveries';
 import { sendGuideSmsJob } from '@guida/shared/jobs/sms';
 import { daysLeft, guideLinkUrl } from '@guida/shared/lead-rules';
+import { guideLinkToken, keyGuideLink } from '@guida/shared/server/guide-link-token';
 import type { JobQueues } from '@guida/shared/server/job-queues';
 import type { Logger } from '@guida/shared/server/logger';
 import { guideSmsText } from './guide-sms-text';
@@ -25,6 +26,8 @@ export interface SendGuideSmsDeps {
   logger: Logger;
   provider: SmsProvider;
   publicBaseUrl: string;
+  /** Keys the download links' tokens (decision 029). */
+  linkTokenSecret: string;
   /** A claim older than this was left by a worker that stopped mid-send. */
   claimTimeoutMs: number;
   /** Pauses the whole sms queue (every worker) after the provider answered 429. */
@@ -61,7 +64,10 @@ export function createSendGuideSms(deps: SendGuideSmsDeps) {
       return status ? `skipped: already ${status}` : 'skipped: the lead no longer exists';
     }
 
-    const link = guideLinkUrl(deps.publicBaseUrl, sms.token);
+    // The token exists only in the message: the database keeps its hash.
+    const { token, hash } = guideLinkToken(deps.linkTokenSecret, leadId);
+    if (sms.token_hash !== hash) await keyGuideLink(deps.db, leadId, hash);
+    const link = guideLinkUrl(deps.publicBaseUrl, token);
     if (claim === 'taken-over') {
       const earlier = await deps.provider
         .findSent({ to: sms.telefono, marker: link, since: new Date(sms.updated_at.getTime() - PROVIDER_CLOCK_MARGIN_MS) })

@@ -15,6 +15,7 @@ export const smsQueue: QueueDeclaration = {
       logger: deps.logger,
       provider: deps.smsProvider,
       publicBaseUrl: deps.config.PUBLIC_BASE_URL,
+      linkTokenSecret: deps.config.LINK_TOKEN_SECRET,
       claimTimeoutMs: deps.claimTimeouts.sms,
       rateLimit: (ms) => deps.queues.queue('sms').rateLimit(ms),
     }),

@@ -1,5 +1,6 @@
 import { parseEnv } from '@guida/shared/config';
 import { createLogger } from '@guida/shared/server/logger';
+import { TEST_LINK_TOKEN_SECRET } from '@guida/testing/lead-fixture';
 import { testRedisUrl } from '@guida/testing/services';
 import { createTestDatabase } from '@guida/testing/test-database';
 import { deleteRedisKeys, uniquePrefix } from '@guida/testing/test-redis';
@@ -21,6 +22,7 @@ export async function createTestWorker(env: Record<string, string> = {}, { start
     REDIS_URL: testRedisUrl(),
     REDIS_KEY_PREFIX: prefix,
     PUBLIC_BASE_URL: 'https://guida.example.it',
+    LINK_TOKEN_SECRET: TEST_LINK_TOKEN_SECRET,
     SMS_RETRY_BASE_MS: '20',
     CRM_RETRY_BASE_MS: '20',
     EMAIL_RETRY_BASE_MS: '20',
