@@ -124,6 +124,8 @@ export const leadDetailSchema = z.object({
   download: z
     .object({ expiresAt: z.string(), downloadCount: z.number(), firstDownloadedAt: z.string().nullable() })
     .nullable(),
+  /** The lead this one repeats within 24 h of the same phone (it got no SMS of its own). */
+  repeatOf: z.number().nullable(),
 });
 export type LeadDetail = z.infer<typeof leadDetailSchema>;
 

@@ -141,6 +141,7 @@ export async function findLeadDetail(db: Knex, id: number): Promise<LeadDetail |
           consent_timestamp: Date | null;
           ip_address: string | null;
           user_agent: string | null;
+          repeat_of: number | null;
         })
       | undefined
     >([
@@ -151,6 +152,7 @@ export async function findLeadDetail(db: Knex, id: number): Promise<LeadDetail |
       'l.consent_timestamp',
       'l.ip_address',
       'l.user_agent',
+      'l.repeat_of',
     ]);
   if (!lead) return null;
 
@@ -216,6 +218,7 @@ export async function findLeadDetail(db: Knex, id: number): Promise<LeadDetail |
           firstDownloadedAt: iso(download.first_downloaded_at),
         }
       : null,
+    repeatOf: lead.repeat_of,
   };
 }
 

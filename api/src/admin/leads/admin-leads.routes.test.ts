@@ -142,6 +142,17 @@ describe('GET /api/admin/leads/:id', () => {
     expect(response.body.crm).toEqual([expect.objectContaining({ event: 'lead.created', status: 'pending', attempts: 0 })]);
     expect(response.body.emails).toEqual([{ kind: 'guide-link', status: 'delivered', attempts: 1, sentAt: null }]);
     expect(response.body.download).toMatchObject({ downloadCount: 0, firstDownloadedAt: null });
+    expect(response.body.repeatOf).toBeNull();
+  });
+
+  it('names the first lead of a repeat within 24 hours', async () => {
+    const [repeat] = await api.db('ebook_requests')
+      .insert({ nome: 'Bruno', cognome: 'Verdi', email: 'bruno.bis@example.it', telefono: bruno.telefono, repeat_of: bruno.leadId })
+      .returning('id');
+    const response = await admin.agent.get(`/api/admin/leads/${repeat.id}`);
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ repeatOf: bruno.leadId, sms: null, download: null });
+    await api.db('ebook_requests').where({ id: repeat.id }).delete();
   });
 
   it('answers 404 in Italian for an unknown or malformed id', async () => {

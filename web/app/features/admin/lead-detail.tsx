@@ -56,7 +56,7 @@ function LeadDetailBody({ id }: { id: number }) {
   const detail = useLeadDetail(id);
   if (detail.isPending) return <Loading label="Caricamento del lead" />;
   if (detail.isError) return <ErrorNotice error={detail.error} onRetry={() => void detail.refetch()} />;
-  const { lead, sms, crm, emails, download } = detail.data;
+  const { lead, sms, crm, emails, download, repeatOf } = detail.data;
   const url = leadUrl(id);
   return (
     <>
@@ -101,7 +101,13 @@ function LeadDetailBody({ id }: { id: number }) {
       </DetailSection>
 
       <DetailSection title="SMS">
-        <SmsDetail sms={sms} />
+        {repeatOf !== null && !sms ? (
+          <p className="text-sm text-slate-700">
+            Richiesta ripetuta entro 24 ore dallo stesso numero: nessun nuovo SMS. La prima richiesta è il lead n. {repeatOf}.
+          </p>
+        ) : (
+          <SmsDetail sms={sms} />
+        )}
       </DetailSection>
 
       <DetailSection title="Invii al CRM">
