@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminMessages } from '@guida/shared/messages';
+import { migrationConfig } from '@guida/migrations';
 import { ADMIN_PASSWORD, createUser } from '../testing/admin-session';
 import { createTestApi, type TestApi } from '../testing/test-api';
 import { createLoginGuard } from './login-guard';
@@ -215,5 +216,22 @@ describe('no personal data in the audit log', () => {
     expect(rows[0].username).toMatch(/^unknown:[0-9a-f]{16}$/);
     // The same text, whatever its case, gives the same digest: attempts can still be told apart.
     expect(rows[0].username).toBe(rows[1].username);
+  });
+
+  it('removes search terms and typed usernames from entries written before (migration)', async () => {
+    const admin = await createUser(api);
+    const [search, typo] = await api
+      .db('admin_audit_log')
+      .insert([
+        { user_id: admin.id, username: admin.username, action: 'export_leads_csv', details: { filters: { q: 'Zenobia', country: 'IT' } } },
+        { user_id: null, username: 'zenobia.q@example.it', action: 'login_failure', details: { reason: 'unknown_user' } },
+      ])
+      .returning('id');
+    // Run again on the test database, as on a deployed one.
+    const name = '20261124202000_audit_log_without_personal_data';
+    await api.db.migrate.down({ ...migrationConfig, name });
+    await api.db.migrate.up({ ...migrationConfig, name });
+    expect((await api.db('admin_audit_log').where({ id: search.id }).first()).details).toEqual({ filters: ['country', 'q'] });
+    expect((await api.db('admin_audit_log').where({ id: typo.id }).first()).username).toBe('unknown:erased');
   });
 });
