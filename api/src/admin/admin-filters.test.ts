@@ -71,4 +71,16 @@ describe('malformed admin filters', () => {
     expect((await admin.agent.get('/api/admin/funnel?from=2026-01-01&to=2026-12-31')).status).toBe(200);
     expect((await admin.agent.get('/api/admin/leads?q=%09Rossi%0A')).status).toBe(200);
   });
+
+  it('answer malformed ids in the path with a 4xx in Italian', async () => {
+    for (const path of ['/api/admin/leads/%E0%A4%A', '/api/admin/leads/1%00', '/api/admin/queues/sms%00/failed']) {
+      const response = await admin.agent.get(path);
+      expect(response.status, path).toBeGreaterThanOrEqual(400);
+      expect(response.status, path).toBeLessThan(500);
+      expect(response.body.message, path).toEqual(expect.any(String));
+    }
+    const retry = await admin.agent.post('/api/admin/queues/sms/jobs/a%00b/retry').set('X-CSRF-Token', admin.csrfToken);
+    expect(retry.status).toBe(404);
+    expect(retry.body.message).toBe(adminMessages.jobNotFound);
+  });
 });
