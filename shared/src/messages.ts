@@ -161,6 +161,10 @@ export const adminMessages = {
   deliveryFinished: 'Questo invio è già concluso: non c’è nulla da ritentare.',
   queueNotFound: 'Coda sconosciuta.',
   queueUnavailable: 'Code non raggiungibili: Redis non risponde. Riprova tra poco.',
+  loginBusy: 'Troppi accessi in corso in questo momento. Riprova tra qualche secondo.',
+  loginSlowedDown: 'Troppi tentativi non riusciti da questo dispositivo: attendi e riprova.',
+  invalidDay: 'Data non valida (AAAA-MM-GG).',
+  invalidFilter: 'Filtro non valido.',
 } as const;
 
 /**

@@ -87,7 +87,7 @@ describe('admin area in the browser', () => {
     expect(rows).toHaveLength(2);
     expect(rows[1]).toContain('Giulia;Bianchi;giulia.bianchi@example.it');
     expect(await site.db('admin_audit_log').where({ action: 'export_leads_csv' }).first('details')).toEqual({
-      details: { filters: { q: 'bianchi' } },
+      details: { filters: ['q'] },
     });
 
     await page.getByRole('tab', { name: 'Code' }).click();
@@ -103,6 +103,28 @@ describe('admin area in the browser', () => {
     await page.goto(`${site.baseUrl}/admin/dashboard`);
     await page.getByLabel('Nome utente').waitFor();
     expect(consoleErrors.filter((message) => !/401/.test(message))).toEqual([]);
+    await close();
+  }, 60_000);
+
+  it('after too many attempts shows the Italian 429 message and how long to wait, with the button off meanwhile', async () => {
+    const { page, close, consoleErrors } = await openPage(browser, { allowConsoleErrors: /401|429/ });
+    await page.goto(`${site.baseUrl}/admin/login`);
+    // An unknown name: the other tests' account stays unlocked for this client.
+    await page.getByLabel('Nome utente').fill('intruso');
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      await page.getByLabel('Password').fill(`Sbagliata!Password${attempt}`);
+      await page.getByRole('button', { name: 'Accedi' }).click();
+      await expect.poll(() => page.getByLabel('Password').inputValue()).toBe('');
+    }
+    await page.getByLabel('Password').fill('Sbagliata!Password9');
+    await page.getByRole('button', { name: 'Accedi' }).click();
+    await expect
+      .poll(() => page.getByRole('alert').allTextContents())
+      .toContainEqual(expect.stringMatching(new RegExp(`^${adminMessages.tooManyAttempts} Potrai riprovare tra \\d+ minuti\\.$`)));
+    const waiting = page.getByRole('button', { name: /^Riprova tra \d+ minuti$/ });
+    expect(await waiting.isDisabled()).toBe(true);
+    expect(await axeViolations(page)).toEqual([]);
+    expect(consoleErrors).toEqual([]);
     await close();
   }, 60_000);
 });

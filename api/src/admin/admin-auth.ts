@@ -19,15 +19,20 @@ declare module 'express-serve-static-core' {
 export const notSignedIn = () => new AppError(401, 'not_signed_in', adminMessages.signedOut);
 
 /**
- * Every admin route: a valid session (else 401), a user who is still an admin in the
- * database right now (else 403: revoking takes effect at once).
+ * Every admin route: a valid session opened with the user's current password (else 401),
+ * a user who is still an admin in the database right now (else 403: revoking takes effect
+ * at once).
  */
 export function requireAdmin(deps: ApiDeps, sessions: SessionStore): RequestHandler {
   return async (req, _res, next) => {
     const session = await sessions.read(req);
     if (!session) throw notSignedIn();
     const user = await findUserById(deps.db, session.userId);
-    if (!user) throw notSignedIn();
+    if (!user || !sessions.openedWithPassword(session, user.password)) {
+      // Deleted user, or a password changed since: this session ends for good.
+      await sessions.forget(req);
+      throw notSignedIn();
+    }
     if (!user.is_admin) throw forbidden(adminMessages.forbidden);
     req.admin = { session, user: { id: user.id, username: user.username } };
     next();

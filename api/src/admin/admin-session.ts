@@ -15,6 +15,8 @@ export interface AdminSessionData {
   csrfToken: string;
   createdAt: number;
   expiresAt: number;
+  /** Which password the session was opened with (see `passwordStamp`). */
+  passwordStamp: string;
 }
 
 export interface SessionOptions {
@@ -33,12 +35,27 @@ function cookieName(secure: boolean) {
   return secure ? `__Host-${COOKIE}` : COOKIE;
 }
 
-function readCookie(req: Request, name: string): string | undefined {
+/** The cookie's value; undefined when absent or not valid percent-encoding (treated as no cookie). */
+export function readCookie(req: Request, name: string): string | undefined {
   for (const part of (req.headers.cookie ?? '').split(';')) {
     const [key, ...value] = part.trim().split('=');
-    if (key === name) return decodeURIComponent(value.join('='));
+    if (key !== name) continue;
+    try {
+      return decodeURIComponent(value.join('='));
+    } catch {
+      return undefined;
+    }
   }
   return undefined;
+}
+
+/**
+ * A keyed digest of the user's stored password hash. A session (and a known device)
+ * remembers the stamp it was opened with; a new password gives a new hash (new salt), so
+ * every earlier session stops matching at once, however the password was changed.
+ */
+export function passwordStamp(secret: string, passwordHash: string) {
+  return createHmac('sha256', secret).update(`password:${passwordHash}`).digest('base64url').slice(0, 22);
 }
 
 export function createSessionStore(options: SessionOptions) {
@@ -55,7 +72,7 @@ export function createSessionStore(options: SessionOptions) {
   };
 
   return {
-    async create(res: Response, user: { id: number; username: string }): Promise<AdminSessionData> {
+    async create(res: Response, user: { id: number; username: string; password: string }): Promise<AdminSessionData> {
       const id = randomBytes(32).toString('base64url');
       const now = Date.now();
       const session: AdminSessionData = {
@@ -64,6 +81,7 @@ export function createSessionStore(options: SessionOptions) {
         csrfToken: randomBytes(32).toString('base64url'),
         createdAt: now,
         expiresAt: now + options.maxSeconds * 1000,
+        passwordStamp: passwordStamp(options.secret, user.password),
       };
       await guarded(() => options.redis.set(keyOf(id), JSON.stringify(session), 'EX', options.idleSeconds));
       res.cookie(name, id, {
@@ -89,6 +107,11 @@ export function createSessionStore(options: SessionOptions) {
       }
       await guarded(() => options.redis.expire(keyOf(id), options.idleSeconds));
       return session;
+    },
+
+    /** False once the user's password changed after the session was opened. */
+    openedWithPassword(session: AdminSessionData, passwordHash: string) {
+      return sameToken(session.passwordStamp, passwordStamp(options.secret, passwordHash));
     },
 
     /** Ends this request's session in Redis; its cookie opens nothing from now on. */

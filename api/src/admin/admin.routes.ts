@@ -4,23 +4,26 @@ import { adminMessages } from '@guida/shared/messages';
 import { adminLoginSchema, type AdminSession } from '@guida/shared/schemas/admin';
 import type { ApiDeps } from '../dependencies';
 import { AppError } from '../errors';
-import { createRateLimit, type RateLimit } from '../http/rate-limit';
 import { parseOrThrow } from '../http/validate';
 import { requireAdmin, requireCsrfToken, requireSameOrigin, signedIn } from './admin-auth';
 import { createSessionStore, type AdminSessionData } from './admin-session';
 import { findUserByUsername, recordLogin } from './admin-users.repo';
-import { audit } from './audit-log';
-import { verifyPassword } from './password-hash';
+import { audit, typedUsernameDigest } from './audit-log';
+import { knownDevices } from './known-device';
+import { createLoginGuard } from './login-guard';
+import { verificationSlots, verifyPassword } from './password-hash';
 import { adminDataRequestsRouter } from './data-requests/admin-data-requests.routes';
 import { adminLeadsRouter } from './leads/admin-leads.routes';
 import { adminQueuesRouter } from './queues/admin-queues.routes';
 import { adminReportsRouter } from './reports/admin-reports.routes';
 
-const LOGIN_WINDOW_SECONDS = 15 * 60;
-/** Per address: enough for a team behind one NAT, far too few for guessing. */
-const LOGINS_PER_IP = 30;
-/** Failed attempts per username before it is locked for the rest of the window. */
-const FAILURES_PER_USERNAME = 5;
+/**
+ * Password checks at a time in this process: each takes a thread of libuv's pool (4 by
+ * default, shared with file and DNS work) and 19 MiB. One more is kept for known devices,
+ * so strangers filling the slots cannot keep the admin out.
+ */
+const PASSWORD_CHECKS_AT_ONCE = 2;
+const PASSWORD_CHECKS_FOR_KNOWN_DEVICES = 1;
 
 const sessionAnswer = (session: AdminSessionData): AdminSession => ({
   user: { id: session.userId, username: session.username, isAdmin: true },
@@ -28,41 +31,24 @@ const sessionAnswer = (session: AdminSessionData): AdminSession => ({
   expiresAt: new Date(session.expiresAt).toISOString(),
 });
 
-/** A refusal of a login attempt with the login's own message instead of the generic one. */
-async function limitLogin(operation: Promise<void>) {
-  try {
-    await operation;
-  } catch (error) {
-    if (error instanceof AppError && error.status === 429) {
-      throw new AppError(429, 'rate_limited', adminMessages.tooManyAttempts, error.details);
-    }
-    throw error;
-  }
-}
-
 /**
  * The admin API under /api/admin. Login, session and logout first; every other route
  * needs an admin session, and writes also a same-origin request with the CSRF token.
  */
 export function adminRouter(deps: ApiDeps) {
   const { config } = deps;
+  const secure = new URL(config.PUBLIC_BASE_URL).protocol === 'https:';
   const sessions = createSessionStore({
     redis: deps.redis,
     prefix: config.REDIS_KEY_PREFIX,
     secret: config.SESSION_SECRET,
     idleSeconds: config.ADMIN_SESSION_IDLE_MINUTES * 60,
     maxSeconds: config.ADMIN_SESSION_MAX_HOURS * 3600,
-    secure: new URL(config.PUBLIC_BASE_URL).protocol === 'https:',
+    secure,
   });
-  const limit = (name: string, points: number): RateLimit =>
-    createRateLimit({
-      redis: deps.redis,
-      keyPrefix: `${config.REDIS_KEY_PREFIX}:rl:admin-${name}`,
-      points,
-      durationSeconds: LOGIN_WINDOW_SECONDS,
-    });
-  const loginsPerIp = limit('login-ip', LOGINS_PER_IP);
-  const failuresPerUsername = limit('login-user', FAILURES_PER_USERNAME);
+  const devices = knownDevices({ secret: config.SESSION_SECRET, secure });
+  const guard = createLoginGuard({ redis: deps.redis, prefix: config.REDIS_KEY_PREFIX });
+  const passwordChecks = verificationSlots(PASSWORD_CHECKS_AT_ONCE, PASSWORD_CHECKS_FOR_KNOWN_DEVICES);
 
   const router = Router();
   router.use((_req, res, next) => {
@@ -71,31 +57,51 @@ export function adminRouter(deps: ApiDeps) {
   });
 
   router.post('/login', requireSameOrigin(config.PUBLIC_BASE_URL), async (req, res) => {
-    await limitLogin(loginsPerIp.consume(clientKey(req.ip)));
+    const client = clientKey(req.ip);
     const credentials = parseOrThrow(adminLoginSchema, req.body);
-    const usernameKey = credentials.username.toLowerCase();
-    await limitLogin(failuresPerUsername.check(usernameKey));
-
     const user = await findUserByUsername(deps.db, credentials.username);
-    const valid = await verifyPassword(user?.password, credentials.password);
+    const device = devices.recognise(req, user);
+    if (!device) await guard.countClient(client);
+
+    // Refused, not queued: a queue of password checks is what would slow the process down.
+    const release = passwordChecks.tryAcquire(device !== null);
+    if (!release) throw new AppError(429, 'login_busy', adminMessages.loginBusy, { retryAfterSeconds: 1 });
+    let valid: boolean;
+    let giveBack: () => Promise<void>;
+    try {
+      giveBack = await guard.admit({ username: credentials.username, client, device });
+      valid = await verifyPassword(user?.password, credentials.password);
+    } finally {
+      release();
+    }
+
     // A valid password of a non-admin is refused like a wrong one: nothing to learn here.
     if (!user || !valid || !user.is_admin) {
-      await failuresPerUsername.count(usernameKey);
       await audit(deps.db, req, {
         userId: user?.id ?? null,
-        username: credentials.username,
+        // What a stranger typed may be a name, an address or a password: only a keyed digest of it.
+        username: user?.username ?? `unknown:${typedUsernameDigest(config.SESSION_SECRET, credentials.username)}`,
         action: 'login_failure',
-        details: { reason: !user ? 'unknown_user' : valid ? 'not_admin' : 'wrong_password' },
+        details: {
+          reason: !user ? 'unknown_user' : valid ? 'not_admin' : 'wrong_password',
+          knownDevice: device !== null,
+        },
       });
       throw new AppError(401, 'invalid_credentials', adminMessages.invalidCredentials);
     }
 
-    await failuresPerUsername.reset(usernameKey);
+    await giveBack();
     // Rotation: whatever session this browser had is dropped, a new id is issued.
     await sessions.forget(req);
-    const session = await sessions.create(res, { id: user.id, username: user.username });
+    const session = await sessions.create(res, user);
+    devices.remember(res, user, device);
     await recordLogin(deps.db, user.id);
-    await audit(deps.db, req, { userId: user.id, username: user.username, action: 'login_success' });
+    await audit(deps.db, req, {
+      userId: user.id,
+      username: user.username,
+      action: 'login_success',
+      details: { knownDevice: device !== null },
+    });
     res.json(sessionAnswer(session));
   });
 

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import type { Request } from 'express';
 import type { Knex } from 'knex';
 import { truncateIp } from '../http/client-ip';
@@ -15,7 +16,18 @@ export type AuditAction =
   | 'rectify_lead'
   | 'view_consent_history';
 
-/** Who did what, to what, when: append-only, never personal data of leads beyond their id. */
+/**
+ * A username typed at a failed login that matches no account, as stored in the audit log:
+ * a keyed digest, so repeated attempts with the same text can be told apart without
+ * storing the text (someone's name, address, or a password typed in the wrong field).
+ */
+export const typedUsernameDigest = (secret: string, typed: string) =>
+  createHmac('sha256', secret).update(`audit-username:${typed.toLowerCase()}`).digest('hex').slice(0, 16);
+
+/**
+ * Who did what, to what, when: append-only. No personal data: of leads only their id, of
+ * searches and filters only which ones were used, of unknown usernames only a digest.
+ */
 export async function audit(
   db: Knex,
   req: Request,

@@ -7,10 +7,8 @@ export interface RateLimit {
   consume(key: string): Promise<void>;
   /** Throws a 429 AppError if `key` has spent its budget, without counting a hit. */
   check(key: string): Promise<void>;
-  /** Counts one hit (a failure) without refusing anything now. */
-  count(key: string): Promise<void>;
-  /** Forgets `key` (e.g. a successful login clears its failures). */
-  reset(key: string): Promise<void>;
+  /** Gives back one hit counted by `consume` (an attempt that turned out not to count). */
+  refund(key: string): Promise<void>;
 }
 
 /**
@@ -77,13 +75,8 @@ export function createRateLimit(options: {
       const state = await inTime(limiter.get(key), () => memory.get(key));
       if (state && state.consumedPoints >= options.points) throw refuse(state);
     },
-    async count(key) {
-      await consume(key).catch((rejection: unknown) => {
-        if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      });
-    },
-    async reset(key) {
-      await inTime(limiter.delete(key), () => memory.delete(key));
+    async refund(key) {
+      await inTime(limiter.reward(key, 1), () => memory.reward(key, 1));
     },
   };
 }

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { EBOOK_TYPES } from '../lead-rules';
 import { SMS_STATUSES } from '../deliveries/delivery-statuses';
 import { GDPR_REQUEST_STATUSES } from '../gdpr-rules';
-import { leadConsentSchema } from './gdpr';
-import { validationMessages as m } from '../messages';
+import { adminMessages, validationMessages as m } from '../messages';
 import { safeText } from '../text-rules';
+import { leadConsentSchema } from './gdpr';
 
 /**
  * The admin API's requests and answers (api/src/admin, web admin pages). Dates travel as
@@ -27,15 +27,22 @@ export const adminSessionSchema = z.object({
 });
 export type AdminSession = z.infer<typeof adminSessionSchema>;
 
-const optionalText = safeText(m.text)
+/** Query-string filters answer 400 in Italian when malformed (a repeated key arrives as an array). */
+const invalid = { error: adminMessages.invalidFilter };
+const optionalText = safeText(adminMessages.invalidFilter)
   .trim()
-  .max(200, { error: m.text })
+  .max(200, invalid)
   .optional()
   .transform((value) => value || undefined);
-const isoDay = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'Data non valida (AAAA-MM-GG)' })
+/** A real calendar day (no 2026-02-30), which PostgreSQL and the report range can use. */
+const isoDay = z.iso
+  .date({ error: adminMessages.invalidDay })
+  // PostgreSQL has no year 0: "0000-01-01" passes the format but not the database.
+  .refine((day) => day >= '1900-01-01', { error: adminMessages.invalidDay })
   .optional();
+const page = z.coerce.number(invalid).int(invalid).min(1, invalid).default(1);
+const pageSize = (largest: number, fallback: number) =>
+  z.coerce.number(invalid).int(invalid).min(1, invalid).max(largest, invalid).default(fallback);
 
 /** Filters of the leads table and of its CSV export (query string). */
 export const leadFiltersSchema = z.object({
@@ -47,16 +54,13 @@ export const leadFiltersSchema = z.object({
   utmSource: optionalText,
   utmMedium: optionalText,
   utmCampaign: optionalText,
-  ebookType: z.enum(EBOOK_TYPES).optional(),
-  country: z.enum(['IT', 'CH']).optional(),
-  smsStatus: z.enum(SMS_STATUSES).optional(),
+  ebookType: z.enum(EBOOK_TYPES, invalid).optional(),
+  country: z.enum(['IT', 'CH'], invalid).optional(),
+  smsStatus: z.enum(SMS_STATUSES, invalid).optional(),
 });
 export type LeadFilters = z.output<typeof leadFiltersSchema>;
 
-export const leadListQuerySchema = leadFiltersSchema.extend({
-  page: z.coerce.number().int().min(1).default(1),
-  pageSize: z.coerce.number().int().min(1).max(200).default(25),
-});
+export const leadListQuerySchema = leadFiltersSchema.extend({ page, pageSize: pageSize(200, 25) });
 
 export const leadSummarySchema = z.object({
   id: z.number(),
@@ -209,9 +213,9 @@ export type ConsentReport = z.infer<typeof consentReportSchema>;
 
 /** GET /api/admin/data-requests?status=&page= */
 export const dataRequestListQuerySchema = z.object({
-  status: z.enum(GDPR_REQUEST_STATUSES).optional(),
-  page: z.coerce.number().int().min(1).default(1),
-  pageSize: z.coerce.number().int().min(1).max(200).default(50),
+  status: z.enum(GDPR_REQUEST_STATUSES, invalid).optional(),
+  page,
+  pageSize: pageSize(200, 50),
 });
 
 export const dataRequestListSchema = z.object({

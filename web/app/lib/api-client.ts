@@ -6,6 +6,8 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly body: string,
+    /** Seconds the server asked to wait (Retry-After of a 429 or 503), when it said. */
+    readonly retryAfterSeconds: number | null = null,
   ) {
     super(`${status}: ${body}`);
     this.name = 'ApiError';
@@ -32,7 +34,8 @@ export async function apiRequest(method: string, url: string, data?: unknown): P
   });
   if (!response.ok) {
     const text = (await response.text()) || response.statusText;
-    throw new ApiError(response.status, text);
+    const retryAfter = Number(response.headers.get('Retry-After'));
+    throw new ApiError(response.status, text, Number.isInteger(retryAfter) && retryAfter > 0 ? retryAfter : null);
   }
   return response;
 }

@@ -114,7 +114,7 @@ describe('GET /api/admin/leads', () => {
   it('refuses invalid filters with Italian messages', async () => {
     const response = await admin.agent.get('/api/admin/leads').query({ from: 'ieri', pageSize: 1000 });
     expect(response.status).toBe(400);
-    expect(response.body.errors.from).toBe('Data non valida (AAAA-MM-GG)');
+    expect(response.body.errors.from).toBe(adminMessages.invalidDay);
     expect(response.body.errors.pageSize).toBeDefined();
   });
 });
@@ -192,8 +192,17 @@ describe('GET /api/admin/leads/export.csv', () => {
     expect(filtered.text.split('\r\n').filter(Boolean)).toHaveLength(2);
     expect(filtered.text).toContain('bruno@example.ch');
 
-    const audits = await api.db('admin_audit_log').where({ user_id: admin.user.id, action: 'export_leads_csv' });
-    expect(audits.map((entry) => entry.details)).toEqual([{ filters: {} }, { filters: { country: 'CH' } }]);
+    const searched = await admin.agent.get('/api/admin/leads/export.csv').query({ q: 'bruno@example.ch', from: '2026-11-01' });
+    expect(searched.text).toContain('bruno@example.ch');
+
+    // Which filters were used, never what was searched for.
+    const audits = await api.db('admin_audit_log').where({ user_id: admin.user.id, action: 'export_leads_csv' }).orderBy('id');
+    expect(audits.map((entry) => entry.details)).toEqual([
+      { filters: [] },
+      { filters: ['country'] },
+      { filters: ['from', 'q'] },
+    ]);
+    expect(JSON.stringify(audits)).not.toContain('bruno');
   });
 
   it('exports more leads than one page of the stream', async () => {

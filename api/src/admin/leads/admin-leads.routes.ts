@@ -6,7 +6,7 @@ import { reopenSms } from '@guida/shared/deliveries/sms-deliveries';
 import { deliverToCrmJob } from '@guida/shared/jobs/crm';
 import { sendGuideSmsJob } from '@guida/shared/jobs/sms';
 import { adminMessages } from '@guida/shared/messages';
-import { leadFiltersSchema, leadListQuerySchema } from '@guida/shared/schemas/admin';
+import { leadFiltersSchema, leadListQuerySchema, type LeadFilters } from '@guida/shared/schemas/admin';
 import { csvStream } from '@guida/shared/server/csv';
 import type { ApiDeps } from '../../dependencies';
 import { AppError, notFound } from '../../errors';
@@ -37,6 +37,13 @@ const CSV_HEADER = [
   'stato_crm',
 ];
 
+/** The names of the filters an export used, in a stable order. */
+const usedFilters = (filters: LeadFilters) =>
+  Object.entries(filters)
+    .filter(([, value]) => value !== undefined)
+    .map(([name]) => name)
+    .sort();
+
 /** Leads: list, CSV export, detail, and sending the SMS or the CRM delivery again. */
 export function adminLeadsRouter(deps: ApiDeps) {
   const router = Router();
@@ -54,7 +61,8 @@ export function adminLeadsRouter(deps: ApiDeps) {
 
   router.get('/leads/export.csv', async (req, res) => {
     const filters = parseOrThrow(leadFiltersSchema, req.query);
-    await auditAdminAction(deps.db, req, { action: 'export_leads_csv', details: { filters } });
+    // Which filters, never what was searched for (a name, an address, a phone number).
+    await auditAdminAction(deps.db, req, { action: 'export_leads_csv', details: { filters: usedFilters(filters) } });
     const day = new Date().toISOString().slice(0, 10);
     res.set({
       'Content-Type': 'text/csv; charset=utf-8',

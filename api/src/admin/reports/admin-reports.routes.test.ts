@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminMessages } from '@guida/shared/messages';
 import { insertLead } from '@guida/testing/lead-fixture';
 import { signInAsAdmin } from '../../testing/admin-session';
 import { createTestApi, type TestApi } from '../../testing/test-api';
@@ -89,7 +90,7 @@ describe('GET /api/admin/funnel', () => {
   it('refuses a malformed day with an Italian message', async () => {
     const response = await admin.agent.get('/api/admin/funnel').query({ from: '10/11/2026' });
     expect(response.status).toBe(400);
-    expect(response.body.errors.from).toBe('Data non valida (AAAA-MM-GG)');
+    expect(response.body.errors.from).toBe(adminMessages.invalidDay);
   });
 });
 

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { useId, useRef, useState, type Ref } from 'react';
+import { useEffect, useId, useRef, useState, type Ref } from 'react';
 import { Navigate } from 'react-router';
 import type { AdminSession } from '@guida/shared/schemas/admin';
 import { Spinner } from '../../components/ui/spinner';
@@ -30,6 +30,14 @@ export function LoginPage() {
   const usernameInput = useRef<HTMLInputElement>(null);
   const passwordInput = useRef<HTMLInputElement>(null);
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const [waitSeconds, setWaitSeconds] = useState(0);
+
+  // After a 429 the button stays off and counts down the seconds the server asked for.
+  useEffect(() => {
+    if (waitSeconds <= 0) return;
+    const timer = setTimeout(() => setWaitSeconds((seconds) => seconds - 1), 1000);
+    return () => clearTimeout(timer);
+  }, [waitSeconds]);
 
   const login = useMutation({
     mutationFn: async (credentials: Record<FieldName, string>) =>
@@ -39,6 +47,7 @@ export function LoginPage() {
     onError: (error) => {
       const errors = (error instanceof ApiError ? error.payload?.errors : undefined) ?? {};
       setFieldErrors({ username: errors.username, password: errors.password });
+      if (error instanceof ApiError && error.status === 429) setWaitSeconds(error.retryAfterSeconds ?? 0);
       if (error instanceof ApiError && error.status === 401) {
         const password = passwordInput.current;
         if (password) {
@@ -83,6 +92,7 @@ export function LoginPage() {
         {login.isError ? (
           <p role="alert" className="rounded-md bg-red-50 p-3 text-sm font-medium text-red-800">
             {errorMessage(login.error)}
+            {waitSeconds > 0 ? ` Potrai riprovare tra ${waitTime(waitSeconds)}.` : null}
           </p>
         ) : null}
         <Field
@@ -103,12 +113,19 @@ export function LoginPage() {
           error={fieldErrors.password}
           ref={passwordInput}
         />
-        <button type="submit" className="btn-primary w-full py-3 text-base" disabled={login.isPending}>
-          {login.isPending ? 'Accesso in corso...' : 'Accedi'}
+        <button type="submit" className="btn-primary w-full py-3 text-base" disabled={login.isPending || waitSeconds > 0}>
+          {login.isPending ? 'Accesso in corso...' : waitSeconds > 0 ? `Riprova tra ${waitTime(waitSeconds)}` : 'Accedi'}
         </button>
       </form>
     </main>
   );
+}
+
+/** "45 secondi", "1 minuto", "15 minuti": the wait in words. */
+function waitTime(seconds: number) {
+  if (seconds < 60) return seconds === 1 ? '1 secondo' : `${seconds} secondi`;
+  const minutes = Math.ceil(seconds / 60);
+  return minutes === 1 ? '1 minuto' : `${minutes} minuti`;
 }
 
 interface FieldProps {
