@@ -203,7 +203,7 @@ describe('analytics consumer', () => {
     const gone = await append([sectionView(session, 'gone')]);
     // This process's consumer read it, then the stream's bound deleted it.
     await redis.call('XREADGROUP', 'GROUP', ANALYTICS_CONSUMER_GROUP, `${hostname()}:${process.pid}`, 'COUNT', 10, 'STREAMS', key(), '>');
-    await redis.xdel(key(), gone);
+    await redis.xdel(key(), gone!);
     await append([sectionView(session, 'kept')]);
     const running = consumer();
     try {
