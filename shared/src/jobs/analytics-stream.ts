@@ -6,8 +6,14 @@
 export const analyticsStreamKey = (prefix: string) => `${prefix}:analytics:events`;
 export const ANALYTICS_CONSUMER_GROUP = 'analytics-writers';
 
-/** Bounds the stream if the worker is down for long (Redis runs with noeviction). */
-export const ANALYTICS_STREAM_MAX_LENGTH = 500_000;
+/*
+ * The stream shares its Redis (noeviction) with the SMS queue and the admin sessions, so it
+ * is bounded three ways while the worker is down or slow, oldest entries first: by age, by
+ * approximate memory (ANALYTICS_STREAM_MAX_MB, measured by the API every few seconds), and
+ * by count as a backstop. Analytics are the data we can best afford to lose.
+ */
+export const ANALYTICS_STREAM_MAX_AGE_MS = 6 * 3600 * 1000;
+export const ANALYTICS_STREAM_MAX_LENGTH = 200_000;
 
 /** The one field of a stream entry: a JSON array of IngestedEvent. */
 export const ANALYTICS_ENTRY_FIELD = 'events';
