@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ANALYTICS_TEXT_LIMITS as limits, DEVICES, FORM_ACTIONS, FUNNEL_STEPS, MAX_EVENTS_PER_BATCH } from '../analytics-rules';
 import { storedPath, storedReferrer } from '../analytics-urls';
 import { analyticsMessages as m } from '../messages';
+import { isSitePage } from '../page-paths';
 import { safeText } from '../text-rules';
 import { sessionIdSchema } from './session-id';
 
@@ -23,6 +24,11 @@ const seconds = z.number({ error: m.invalidValue }).int({ error: m.invalidValue 
 const pagePath = text(limits.path).startsWith('/', { error: m.path }).transform(storedPath);
 const optionalPagePath = pagePath.nullish().transform((value) => value || null);
 const referrer = optionalText(limits.referrer).transform(storedReferrer);
+/**
+ * A funnel step's page is one of the site's landing pages; any other is not kept (it
+ * would be stored twice: in the metadata and as the funnel's landing_path column).
+ */
+const landingPath = pagePath.transform((path) => (isSitePage(path) ? path : undefined));
 
 const common = {
   /** Random id made by the browser; optional on the single-event endpoints. */
@@ -49,7 +55,7 @@ export const conversionSchema = z.object({
   step: z.enum(FUNNEL_STEPS, { error: m.invalidValue }),
   metadata: z
     .object({
-      path: pagePath.optional(),
+      path: landingPath.optional(),
       referrer,
       utm_source: optionalText(limits.utm),
       utm_medium: optionalText(limits.utm),
