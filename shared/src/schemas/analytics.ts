@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { ANALYTICS_TEXT_LIMITS as limits, DEVICES, FORM_ACTIONS, FUNNEL_STEPS, MAX_EVENTS_PER_BATCH } from '../analytics-rules';
+import {
+  ANALYTICS_TEXT_LIMITS as limits,
+  DEVICES,
+  FORM_ACTIONS,
+  FUNNEL_STEPS,
+  MAX_EVENTS_PER_BATCH,
+} from '../analytics-rules';
 import { storedPath, storedReferrer } from '../analytics-urls';
 import { analyticsMessages as m } from '../messages';
 import { isSitePage } from '../page-paths';
@@ -15,12 +21,18 @@ export { DEVICES, FORM_ACTIONS, FUNNEL_STEPS, MAX_EVENTS_PER_BATCH } from '../an
  * and fragment before they are queued.
  */
 
-const text = (max: number) => safeText().max(max, { error: m.tooLong });
+const text = (max: number) => safeText(m.invalidValue).max(max, { error: m.tooLong });
 const optionalText = (max: number) =>
   text(max)
     .nullish()
     .transform((value) => value || null);
-const seconds = z.number({ error: m.invalidValue }).int({ error: m.invalidValue }).min(0, { error: m.invalidValue }).max(86_400, { error: m.invalidValue });
+const integer = (min: number, max: number) =>
+  z
+    .number({ error: m.invalidValue })
+    .int({ error: m.invalidValue })
+    .min(min, { error: m.invalidValue })
+    .max(max, { error: m.invalidValue });
+const seconds = integer(0, 86_400);
 const pagePath = text(limits.path).startsWith('/', { error: m.path }).transform(storedPath);
 const optionalPagePath = pagePath.nullish().transform((value) => value || null);
 const referrer = optionalText(limits.referrer).transform(storedReferrer);
@@ -60,7 +72,7 @@ export const conversionSchema = z.object({
       utm_source: optionalText(limits.utm),
       utm_medium: optionalText(limits.utm),
       utm_campaign: optionalText(limits.utm),
-    }, { error: m.invalidValue })
+    })
     .optional(),
 });
 
@@ -77,7 +89,7 @@ export const formInteractionSchema = z.object({
   fieldName: optionalText(limits.fieldName),
   timeOnPage: seconds.nullish(),
   errorMessage: optionalText(limits.errorMessage),
-  scrollDepth: z.number({ error: m.invalidValue }).int({ error: m.invalidValue }).min(0, { error: m.invalidValue }).max(100, { error: m.invalidValue }).nullish(),
+  scrollDepth: integer(0, 100).nullish(),
   path: optionalPagePath,
 });
 
@@ -91,22 +103,29 @@ export const analyticsEventSchemas = {
   'form-interaction': formInteractionSchema,
 } as const;
 
-export const analyticsEventSchema = z.discriminatedUnion('type', [
-  pageViewSchema.extend({ type: z.literal('page-view') }),
-  conversionSchema.extend({ type: z.literal('conversion') }),
-  sectionViewSchema.extend({ type: z.literal('section-view') }),
-  formInteractionSchema.extend({ type: z.literal('form-interaction') }),
-], { error: m.invalidValue });
+export const analyticsEventSchema = z.discriminatedUnion(
+  'type',
+  [
+    pageViewSchema.extend({ type: z.literal('page-view') }),
+    conversionSchema.extend({ type: z.literal('conversion') }),
+    sectionViewSchema.extend({ type: z.literal('section-view') }),
+    formInteractionSchema.extend({ type: z.literal('form-interaction') }),
+  ],
+  { error: m.invalidValue },
+);
 export type AnalyticsEvent = z.output<typeof analyticsEventSchema>;
 export type AnalyticsEventInput = z.input<typeof analyticsEventSchema>;
 
 /** POST /api/analytics/batch */
-export const analyticsBatchSchema = z.object({
-  events: z
-    .array(analyticsEventSchema, { error: m.invalidValue })
-    .min(1, { error: m.invalidValue })
-    .max(MAX_EVENTS_PER_BATCH, { error: m.tooManyEvents }),
-});
+export const analyticsBatchSchema = z.object(
+  {
+    events: z
+      .array(analyticsEventSchema, { error: m.invalidValue })
+      .min(1, { error: m.invalidValue })
+      .max(MAX_EVENTS_PER_BATCH, { error: m.tooManyEvents }),
+  },
+  { error: m.invalidValue },
+);
 
 /** What the API hands to the worker through Redis: validated events plus request facts. */
 export interface IngestedEvent {
