@@ -25,9 +25,9 @@ import { createLogger } from '@guida/shared/server/logger';
 import { createRedis, type Redis } from '@guida/shared/server/redis';
 import { freePort } from '@guida/testing/free-port';
 import { operatorDay, reportRange } from '../api/src/admin/reports/report-range';
-import { enqueueAnalyticsEvents } from '../api/src/analytics/analytics.service';
+import { createAnalyticsIntake } from '../api/src/analytics/analytics.service';
 import { abandonedFields, funnelByDay, timeOnPage, type FunnelFilter } from '../api/src/admin/reports/funnel.repo';
-import { truncateIp } from '../api/src/http/client-ip';
+import { clientKey, truncateIp } from '../api/src/http/client-ip';
 import { createRollUpFunnel, OPEN_DAYS } from '../worker/src/maintenance/roll-up-funnel';
 import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from '../scripts/lib/defaults.mjs';
 import {
@@ -92,6 +92,7 @@ const REDIS_URL = process.env.REDIS_URL || DEFAULT_REDIS_URL;
 const BUSY_MACHINE_CORES = 0.25;
 /** The highest value the API configuration accepts. */
 const MAX_ANALYTICS_RATE_LIMIT = 10_000_000;
+const MAX_ANALYTICS_DAILY_MB = 100_000;
 const EVENT_TABLES = ['page_views', 'conversion_funnel', 'section_views', 'form_interactions'] as const;
 
 const log = benchLog('analytics');
@@ -387,6 +388,13 @@ async function ingestPhase(
 async function preloadStream(probe: Probe, prefix: string) {
   const { entries, eventsPerEntry, concurrency } = SETTINGS.preload;
   const ipAddress = truncateIp('127.0.0.1');
+  // No memory bound: this phase measures the worker on a stream filled on purpose.
+  const intake = createAnalyticsIntake({
+    redis: probe.redis,
+    prefix,
+    logger: createLogger({ service: 'bench', level: 'warn' }),
+    maxStreamBytes: Number.MAX_SAFE_INTEGER,
+  });
   const started = performance.now();
   let written = 0;
   let events = 0;
@@ -396,7 +404,7 @@ async function preloadStream(probe: Probe, prefix: string) {
       Array.from({ length: chunk }, () => {
         const generated = makeBatch(eventsPerEntry, SETTINGS.batch.sessionsPerRequest);
         const batch = analyticsBatchSchema.parse({ events: generated });
-        return enqueueAnalyticsEvents({ redis: probe.redis, prefix }, batch.events, { ipAddress });
+        return intake.enqueue(batch.events, { ipAddress, clientKey: clientKey('127.0.0.1') });
       }),
     );
     written += chunk;
@@ -829,6 +837,8 @@ async function main() {
     REDIS_KEY_PREFIX: prefix,
     SMS_PROVIDER: 'outbox',
     ANALYTICS_RATE_LIMIT_PER_IP: String(MAX_ANALYTICS_RATE_LIMIT),
+    // Every request comes from 127.0.0.1: the per-client limits would stop the load itself.
+    ANALYTICS_DAILY_MB_PER_CLIENT: String(MAX_ANALYTICS_DAILY_MB),
     SHUTDOWN_GRACE_MS: '5000',
   };
   const processEnv = isolatedEnv(env);

@@ -87,6 +87,12 @@ export const apiEnvSchema = z
     ANALYTICS_RATE_LIMIT_PER_IP: intEnv(600, 1, 10_000_000),
     /** Seconds the live figures are cached in each API process. */
     LIVE_STATS_CACHE_SECONDS: intEnv(5, 0, 300),
+    /** Analytics body bytes one client (IPv4 address or IPv6 /64) may send per day, in MB. */
+    ANALYTICS_DAILY_MB_PER_CLIENT: intEnv(10, 1, 100_000),
+    /** Memory the analytics stream may take in Redis before its oldest entries go, in MB. */
+    ANALYTICS_STREAM_MAX_MB: intEnv(128, 1, 100_000),
+    /** Live-figure requests per client per minute (each open page asks every 30 s). */
+    LIVE_STATS_RATE_LIMIT_PER_IP: intEnv(120, 1, 10_000_000),
     /**
      * express "trust proxy": how many proxies, or which proxy addresses, sit in front of us.
      * Required in production (see requireTrustProxyInProduction); `loopback` elsewhere.

@@ -14,3 +14,22 @@ export const MAX_EVENTS_PER_BATCH = 100;
 
 /** Days in reports and filters are days in the operator's time zone. */
 export const OPERATOR_TIME_ZONE = 'Europe/Rome';
+
+/**
+ * Longest text the API accepts per analytics field. The site's paths are short (the
+ * longest is under 40 characters) and every other text comes from our own tracker; a
+ * referrer may arrive with a long query string, which is not stored (analytics-urls.ts).
+ */
+export const ANALYTICS_TEXT_LIMITS = {
+  path: 300,
+  referrer: 1000,
+  userAgent: 512,
+  language: 35,
+  screenResolution: 20,
+  browser: 30,
+  os: 30,
+  section: 50,
+  fieldName: 50,
+  errorMessage: 300,
+  utm: 100,
+} as const;

@@ -199,3 +199,14 @@ export const challengeWidgetTexts = {
   cancel: 'Annulla',
   enterCodeFromImage: 'Per continuare, inserisci il codice dell’immagine qui sotto.',
 } as const;
+
+/** First-party analytics, live figures and session ids. */
+export const analyticsMessages = {
+  sessionId: 'Identificativo di sessione non valido.',
+  path: 'Percorso della pagina non valido.',
+  tooLong: 'Testo troppo lungo.',
+  invalidValue: 'Valore non valido.',
+  tooManyEvents: 'Troppi eventi in una sola richiesta.',
+  dailyBudgetExceeded: 'Sono stati inviati troppi dati statistici oggi da questa rete. Riprova domani.',
+  unknownPage: 'Statistiche non disponibili per questa pagina.',
+} as const;

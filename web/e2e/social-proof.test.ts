@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cookieTexts } from '@guida/shared/messages';
@@ -21,14 +20,22 @@ async function withSite(env: Record<string, string>, run: (site: Site) => Promis
   }
 }
 
-/** Stored activity: two other readers of /, one elsewhere, a Swiss SMS sent, a download. */
+/** A page view sent to the API from another visitor's address: they are online. */
+async function visitFrom(site: Site, ip: string, path: string) {
+  const response = await fetch(`${site.baseUrl}/api/analytics/page-view`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': ip },
+    body: JSON.stringify({ sessionId: `lettore-${ip.replace(/\W/g, '-')}-000000000`, path }),
+  });
+  expect(response.status).toBe(202);
+}
+
+/** Real activity: two other readers of /, one elsewhere, a Swiss SMS sent, a download. */
 async function seed(site: Site) {
   const now = site.db.fn.now();
-  await site.db('page_views').insert([
-    { event_id: randomUUID(), session_id: 'reader-one-0001', path: '/', timestamp: now },
-    { event_id: randomUUID(), session_id: 'reader-two-0002', path: '/', timestamp: now },
-    { event_id: randomUUID(), session_id: 'reader-else-003', path: '/privacy', timestamp: now },
-  ]);
+  await visitFrom(site, '203.0.113.1', '/');
+  await visitFrom(site, '203.0.113.2', '/');
+  await visitFrom(site, '2001:db8::1', '/privacy');
   const [lead] = await site.db('ebook_requests')
     .insert({ nome: 'Ada', cognome: 'Riva', email: 'ada@example.ch', telefono: '+41790000001', gdpr_consent: true, country: 'CH' })
     .returning('id');

@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { apiMessages } from '@guida/shared/messages';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ANALYTICS_ENTRY_FIELD, analyticsStreamKey } from '@guida/shared/jobs/analytics-stream';
+import {
+  ANALYTICS_ENTRY_FIELD,
+  ANALYTICS_STREAM_MAX_AGE_MS,
+  analyticsStreamKey,
+} from '@guida/shared/jobs/analytics-stream';
+import { analyticsMessages } from '@guida/shared/messages';
 import type { IngestedEvent } from '@guida/shared/schemas/analytics';
 import { freePort } from '@guida/testing/free-port';
 import { createTestApi, type TestApi } from '../testing/test-api';
@@ -101,6 +106,99 @@ describe('with Redis down', () => {
       expect(response.body.message).toMatch(/non disponibile/);
     } finally {
       await down.close();
+    }
+  });
+});
+
+describe('what an event may hold', () => {
+  it('refuses session ids shorter than the spec\'s 21 characters and texts beyond their cap, in Italian', async () => {
+    const short = await request(api.app).post('/api/analytics/page-view').send({ sessionId: 'p1234567', path: '/' });
+    expect(short.status).toBe(400);
+    expect(short.body.errors).toEqual({ sessionId: analyticsMessages.sessionId });
+    const longPath = await request(api.app).post('/api/analytics/page-view').send({ sessionId: session, path: `/${'a'.repeat(300)}` });
+    expect(longPath.status).toBe(400);
+    expect(longPath.body.errors).toEqual({ path: analyticsMessages.tooLong });
+    const longSection = await request(api.app)
+      .post('/api/analytics/section-view')
+      .send({ sessionId: session, section: 'x'.repeat(51), timeSpent: 1 });
+    expect(longSection.status).toBe(400);
+    expect(await streamed()).toEqual([]);
+  });
+
+  it('queues paths and referrers without query string, fragment or a token path', async () => {
+    const response = await request(api.app)
+      .post('/api/analytics/batch')
+      .send({
+        events: [
+          { type: 'page-view', sessionId: session, path: '/?utm_source=x#form', referrer: 'https://guida.example/gdpr/conferma/SEGRETO-123?a=1' },
+          { type: 'page-view', sessionId: session, path: '/oro-svizzera', referrer: 'https://guida.example/trading-old?gclid=abc#top' },
+          { type: 'conversion', sessionId: session, step: 'landing', metadata: { path: '/etf-vs-oro?x=1', referrer: 'https://www.google.com/search?q=oro' } },
+        ],
+      });
+    expect(response.status).toBe(202);
+    const [home, gold, landing] = await streamed();
+    expect(home!.data).toMatchObject({ path: '/', referrer: 'https://guida.example' });
+    expect(gold!.data).toMatchObject({ path: '/oro-svizzera', referrer: 'https://guida.example/trading-old' });
+    expect(landing!.data.metadata).toEqual({ path: '/etf-vs-oro', referrer: 'https://www.google.com', utm_source: null, utm_medium: null, utm_campaign: null });
+  });
+});
+
+describe('the stream is bounded', () => {
+  it('by age: entries older than the bound go when new events arrive', async () => {
+    const key = analyticsStreamKey(api.prefix);
+    const old = Date.now() - ANALYTICS_STREAM_MAX_AGE_MS - 60_000;
+    const pipeline = api.deps.redis.pipeline();
+    for (let index = 0; index < 500; index += 1) pipeline.xadd(key, `${old + index}-0`, ANALYTICS_ENTRY_FIELD, '[]');
+    await pipeline.exec();
+    await request(api.app).post('/api/analytics/section-view').send({ sessionId: session, section: 'a', timeSpent: 1 }).expect(202);
+    // Trimmed by whole stream nodes: at most the node the new entry joined is left of the old ones.
+    expect(await api.deps.redis.xlen(key)).toBeLessThanOrEqual(101);
+    expect(await streamed()).toHaveLength(1);
+  });
+
+  it('by memory: beyond ANALYTICS_STREAM_MAX_MB the oldest entries go', async () => {
+    const small = await createTestApi({ ANALYTICS_STREAM_MAX_MB: '1' });
+    try {
+      const key = analyticsStreamKey(small.prefix);
+      const entry = JSON.stringify([{ filler: 'x'.repeat(2000) }]);
+      const pipeline = small.deps.redis.pipeline();
+      for (let index = 0; index < 1500; index += 1) pipeline.xadd(key, '*', ANALYTICS_ENTRY_FIELD, entry);
+      await pipeline.exec();
+      const usage = async () => Number(await small.deps.redis.call('MEMORY', 'USAGE', key, 'SAMPLES', '0'));
+      expect(await usage()).toBeGreaterThan(2 * 1024 * 1024);
+      await request(small.app).post('/api/analytics/section-view').send({ sessionId: session, section: 'a', timeSpent: 1 }).expect(202);
+      expect(await usage()).toBeLessThanOrEqual(1.1 * 1024 * 1024);
+      expect(await small.deps.redis.xlen(key)).toBeGreaterThan(0);
+    } finally {
+      await small.close();
+    }
+  });
+});
+
+describe('daily byte budget per client', () => {
+  it('refuses a client beyond ANALYTICS_DAILY_MB_PER_CLIENT with 429 in Italian, not its neighbours', async () => {
+    const budgeted = await createTestApi({ ANALYTICS_DAILY_MB_PER_CLIENT: '1' });
+    try {
+      // About 40 KB a batch: the 1 MB of the day is spent after some 26 batches.
+      const events = Array.from({ length: 100 }, () => ({ type: 'section-view', sessionId: session, section: 'x'.repeat(50), timeSpent: 1, path: `/${'p'.repeat(250)}` }));
+      const send = (ip: string) => request(budgeted.app).post('/api/analytics/batch').set('X-Forwarded-For', ip).send({ events });
+      let accepted = 0;
+      let refused: request.Response | undefined;
+      while (!refused && accepted < 100) {
+        const response = await send('2001:db8:1:2::1');
+        if (response.status === 202) accepted += 1;
+        else refused = response;
+      }
+      expect(accepted).toBeGreaterThanOrEqual(20);
+      expect(accepted).toBeLessThanOrEqual(27);
+      expect(refused!.status).toBe(429);
+      expect(refused!.body.message).toBe(analyticsMessages.dailyBudgetExceeded);
+      expect(Number(refused!.headers['retry-after'])).toBeGreaterThan(3600);
+      // Another address of the same /64 is the same client; another network is not.
+      expect((await send('2001:db8:1:2::ffff')).status).toBe(429);
+      expect((await send('2001:db8:1:3::1')).status).toBe(202);
+    } finally {
+      await budgeted.close();
     }
   });
 });

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { analyticsMessages } from '@guida/shared/messages';
+import type { LiveStats } from '@guida/shared/schemas/analytics';
 import { createTestApi, validLead, type TestApi } from '../testing/test-api';
 
 let api: TestApi;
@@ -25,14 +27,23 @@ async function lead(country: 'IT' | 'CH', minutesAgo: number, smsStatus = 'sent'
   return created.body.id as number;
 }
 
+const sessionIds = (count: number) => Array.from({ length: count }, (_, index) => `sessione-inventata-${String(index).padStart(4, '0')}`);
+
+/** One analytics request from `ip` with a page view per session id. */
+function visit(target: TestApi, ip: string, path: string, sessions: string[]) {
+  return request(target.app)
+    .post('/api/analytics/batch')
+    .set('X-Forwarded-For', ip)
+    .send({ events: sessions.map((sessionId) => ({ type: 'page-view', sessionId, path })) })
+    .expect(202);
+}
+
 describe('GET /api/live-stats', () => {
-  it('reports exactly what is stored', async () => {
-    // Sessions: A and B active on /trading-old, C active elsewhere, D active 10 minutes ago only.
-    await event('page_views', { session_id: 'session-A', path: '/trading-old', timestamp: ago(1) });
-    await event('section_views', { session_id: 'session-B', section: 'hero', time_spent: 5, path: '/trading-old', timestamp: ago(2) });
-    await event('conversion_funnel', { session_id: 'session-C', step: 'landing', metadata: { path: '/' }, timestamp: ago(3) });
-    await event('page_views', { session_id: 'session-A', path: '/', timestamp: ago(4) });
-    await event('page_views', { session_id: 'session-D', path: '/trading-old', timestamp: ago(10) });
+  it('reports exactly what is stored, and the clients the API saw online', async () => {
+    // Clients: A and B on /trading-old, C elsewhere.
+    await visit(api, '203.0.113.1', '/trading-old', sessionIds(1));
+    await visit(api, '2001:db8:aa:1::1', '/trading-old', sessionIds(1));
+    await visit(api, '198.51.100.7', '/', sessionIds(1));
 
     const recent = await lead('CH', 30);
     await lead('IT', 90, 'delivered');
@@ -58,15 +69,42 @@ describe('GET /api/live-stats', () => {
     expect(Object.keys(response.body.recentDeliveries[0]).sort()).toEqual(['at', 'country']);
   });
 
-  it('hides the places figure when no cap is configured, and refuses odd paths', async () => {
-    const uncapped = await createTestApi();
+  it('cannot be inflated: one request with 50 invented sessions, or one client with many, is one visitor', async () => {
+    const crowd = await createTestApi({ LIVE_STATS_CACHE_SECONDS: '0' });
     try {
-      const response = await request(uncapped.app).get('/api/live-stats?path=/');
+      const figures = async () => (await request(crowd.app).get('/api/live-stats?path=/').expect(200)).body as LiveStats;
+      expect(await figures()).toMatchObject({ visitorsOnline: 0, readersOfPage: 0 });
+      await visit(crowd, '203.0.113.9', '/', sessionIds(50));
+      expect(await figures()).toMatchObject({ visitorsOnline: 1, readersOfPage: 1 });
+      // The same client again with other sessions, and from other addresses of its IPv6 /64.
+      await visit(crowd, '203.0.113.9', '/', sessionIds(50).map((id) => `${id}-altra`));
+      for (let host = 1; host <= 20; host += 1) await visit(crowd, `2001:db8:5:6::${host.toString(16)}`, '/', sessionIds(5));
+      expect(await figures()).toMatchObject({ visitorsOnline: 2, readersOfPage: 2 });
+      // Events that were never sent to the API (written straight to the tables) count for nothing.
+      await event('page_views', { session_id: 'session-stored-only', path: '/', timestamp: ago(1) });
+      expect((await figures()).visitorsOnline).toBe(2);
+    } finally {
+      await crowd.close();
+    }
+  });
+
+  it('answers the site\'s pages only, cached per page, and limits each client', async () => {
+    const limited = await createTestApi({ LIVE_STATS_RATE_LIMIT_PER_IP: '3' });
+    try {
+      const response = await request(limited.app).get('/api/live-stats?path=/');
       expect(response.body).toMatchObject({ placesRemaining: null, placesTotal: null, visitorsOnline: 0 });
       expect(response.headers['cache-control']).toBe('public, max-age=5');
-      expect((await request(uncapped.app).get('/api/live-stats?path=nope')).status).toBe(400);
+      const unknown = await request(limited.app).get(`/api/live-stats?path=${encodeURIComponent('/nope\u0000')}`);
+      expect(unknown.status).toBe(404);
+      expect(unknown.body.message).toBe(analyticsMessages.unknownPage);
+      expect((await request(limited.app).get('/api/live-stats?path=/&path=/oro-svizzera')).status).toBe(400);
+      const limitedOut = await request(limited.app).get('/api/live-stats?path=/');
+      expect(limitedOut.status).toBe(429);
+      expect(limitedOut.body.message).toMatch(/Riprova/);
+      // Another client is not limited by the first one.
+      expect((await request(limited.app).get('/api/live-stats?path=/').set('X-Forwarded-For', '192.0.2.44')).status).toBe(200);
     } finally {
-      await uncapped.close();
+      await limited.close();
     }
   });
 });

@@ -1,33 +1,48 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { validationMessages } from '@guida/shared/messages';
+import { analyticsMessages } from '@guida/shared/messages';
+import { isSitePage } from '@guida/shared/page-paths';
 import type { LiveStats } from '@guida/shared/schemas/analytics';
-import { safeText } from '@guida/shared/text-rules';
+import { withTimeout } from '@guida/shared/server/with-timeout';
 import type { ApiDeps } from '../dependencies';
+import { notFound } from '../errors';
+import { clientKey } from '../http/client-ip';
+import { createRateLimit } from '../http/rate-limit';
 import { parseOrThrow } from '../http/validate';
 import { liveFigures, recentDeliveries } from './live-stats.repo';
+import { onlineCounts } from './presence';
 
-const querySchema = z.object({ path: safeText(validationMessages.text).startsWith('/').max(200).default('/') });
-const MAX_CACHED_PATHS = 200;
+const querySchema = z.object({ path: z.string({ error: analyticsMessages.path }).default('/') });
 const RECENT_DELIVERIES = 8;
 
 /**
- * GET /api/live-stats?path=: the real figures behind the widgets, cached a few seconds per
- * page so a crowd of visitors costs one query every few seconds.
+ * GET /api/live-stats?path=: the real figures behind the widgets, for the site's pages
+ * only (404 otherwise), cached a few seconds per page so a crowd of visitors costs one
+ * query every few seconds, and limited per client.
  */
 export function liveStatsRouter(deps: ApiDeps) {
+  const perClient = createRateLimit({
+    redis: deps.redis,
+    keyPrefix: `${deps.config.REDIS_KEY_PREFIX}:rl:live-stats`,
+    points: deps.config.LIVE_STATS_RATE_LIMIT_PER_IP,
+    durationSeconds: 60,
+  });
   const ttlMs = deps.config.LIVE_STATS_CACHE_SECONDS * 1000;
   const placesTotal = deps.config.FREE_PLACES_TOTAL > 0 ? deps.config.FREE_PLACES_TOTAL : null;
   const cache = new Map<string, { at: number; stats: Promise<LiveStats> }>();
 
   async function compute(path: string): Promise<LiveStats> {
-    const [figures, deliveries] = await Promise.all([
-      liveFigures(deps.db, path),
+    const [online, figures, deliveries] = await Promise.all([
+      // Without Redis nobody can be vouched for: the widgets leave those lines out.
+      withTimeout(onlineCounts(deps.redis, deps.config.REDIS_KEY_PREFIX, path), 300, 'Redis').catch((error: unknown) => {
+        deps.logger.warn({ err: (error as Error).message }, 'visitors online not counted');
+        return { visitorsOnline: 0, readersOfPage: 0 };
+      }),
+      liveFigures(deps.db),
       recentDeliveries(deps.db, RECENT_DELIVERIES),
     ]);
     return {
-      visitorsOnline: figures.visitors_online,
-      readersOfPage: figures.readers_of_page,
+      ...online,
       guideRequestsLast2h: figures.requests_last_2h,
       downloadsLast2h: figures.downloads_last_2h,
       recentDeliveries: deliveries.map((row) => ({ at: row.sent_at.toISOString(), country: row.country })),
@@ -38,11 +53,13 @@ export function liveStatsRouter(deps: ApiDeps) {
 
   const router = Router();
   router.get('/api/live-stats', async (req, res) => {
+    await perClient.consume(clientKey(req.ip));
     const { path } = parseOrThrow(querySchema, req.query);
+    // Known pages only: the cache holds one entry per page of the site, no more.
+    if (!isSitePage(path)) throw notFound(analyticsMessages.unknownPage);
     const now = Date.now();
     let entry = cache.get(path);
     if (!entry || now - entry.at >= ttlMs) {
-      if (cache.size >= MAX_CACHED_PATHS) cache.delete(cache.keys().next().value!);
       entry = { at: now, stats: compute(path) };
       cache.set(path, entry);
       // A failed computation is not cached.

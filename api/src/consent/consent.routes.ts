@@ -22,9 +22,9 @@ export function consentRouter(deps: ApiDeps) {
   });
 
   router.get('/api/cookie-consent/:sessionId', async (req, res) => {
-    const sessionId = consentSessionIdSchema.safeParse(req.params.sessionId);
-    if (!sessionId.success) throw notFound(NO_CHOICE);
-    const choice = await latestCookieChoice(deps.db, sessionId.data);
+    // Only the spec's random ids: a short one would be guessable (400, not a lookup).
+    const sessionId = parseOrThrow(consentSessionIdSchema, req.params.sessionId);
+    const choice = await latestCookieChoice(deps.db, sessionId);
     if (!choice) throw notFound(NO_CHOICE);
     res.set('Cache-Control', 'no-store').json(choice);
   });

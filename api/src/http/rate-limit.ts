@@ -3,8 +3,8 @@ import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limite
 import { tooManyRequests } from '../errors';
 
 export interface RateLimit {
-  /** Counts one hit for `key`; throws a 429 AppError once the budget is spent. */
-  consume(key: string): Promise<void>;
+  /** Counts one hit (or `points`) for `key`; throws a 429 AppError once the budget is spent. */
+  consume(key: string, points?: number): Promise<void>;
   /** Throws a 429 AppError if `key` has spent its budget, without counting a hit. */
   check(key: string): Promise<void>;
   /** Gives back one hit counted by `consume` (an attempt that turned out not to count). */
@@ -60,12 +60,12 @@ export function createRateLimit(options: {
     rejectIfRedisNotReady: true,
     insuranceLimiter: memory,
   });
-  const consume = (key: string) => inTime(limiter.consume(key), () => memory.consume(key));
+  const consume = (key: string, points = 1) => inTime(limiter.consume(key, points), () => memory.consume(key, points));
   const refuse = (result: RateLimiterRes) => tooManyRequests(Math.max(1, Math.ceil(result.msBeforeNext / 1000)));
   return {
-    async consume(key) {
+    async consume(key, points) {
       try {
-        await consume(key);
+        await consume(key, points);
       } catch (rejection) {
         if (rejection instanceof RateLimiterRes) throw refuse(rejection);
         throw rejection;

@@ -17,12 +17,13 @@ declare module 'http' {
 const INCOMING_ID = /^[A-Za-z0-9._-]{8,64}$/;
 const UNLOGGED_PATHS = new Set(['/healthz', '/readyz']);
 
-/** Path without query string, with personal tokens masked: never personal data in logs. */
+/** Path without query string, with personal tokens and session ids masked: never personal data in logs. */
 export function loggablePath(url: string | undefined): string {
   const path = (url ?? '/').split('?')[0] ?? '/';
   return path
     .replace(/^\/g\/[^/]+/, '/g/:token')
-    .replace(/^\/gdpr\/(conferma|export)\/[^/]+/, '/gdpr/$1/:token');
+    .replace(/^\/gdpr\/(conferma|export)\/[^/]+/, '/gdpr/$1/:token')
+    .replace(/^\/api\/cookie-consent\/[^/]+/, '/api/cookie-consent/:sessionId');
 }
 
 function levelFor(statusCode: number): Level {

@@ -151,6 +151,14 @@ export const queueStatsSchema = z.object({
     length: z.number(),
     pending: z.number(),
     lag: z.number().nullable(),
+    /** Events set aside because PostgreSQL refused them (or unreadable entries). */
+    deadLetters: z.object({
+      /** Ever set aside. */
+      total: z.number(),
+      /** Still kept for a look (the most recent ones). */
+      kept: z.number(),
+      latest: z.array(z.object({ at: z.string(), reason: z.string() })),
+    }),
   }),
   sms: z.object({
     ratePerSecond: z.number(),

@@ -1,72 +1,96 @@
 import { z } from 'zod';
-import { DEVICES, FORM_ACTIONS, FUNNEL_STEPS, MAX_EVENTS_PER_BATCH } from '../analytics-rules';
-import { validationMessages as m } from '../messages';
+import {
+  ANALYTICS_TEXT_LIMITS as limits,
+  DEVICES,
+  FORM_ACTIONS,
+  FUNNEL_STEPS,
+  MAX_EVENTS_PER_BATCH,
+} from '../analytics-rules';
+import { storedPath, storedReferrer } from '../analytics-urls';
+import { analyticsMessages as m } from '../messages';
+import { isSitePage } from '../page-paths';
 import { safeText } from '../text-rules';
+import { sessionIdSchema } from './session-id';
 
 export { DEVICES, FORM_ACTIONS, FUNNEL_STEPS, MAX_EVENTS_PER_BATCH } from '../analytics-rules';
 
 /**
  * First-party analytics events (spec section 3) as the browser sends them. Each carries a
- * client event id, so a batch sent twice is stored once.
+ * client event id, so a batch sent twice is stored once. Texts are capped to what the
+ * site can produce (ANALYTICS_TEXT_LIMITS); paths and referrers lose their query string
+ * and fragment before they are queued.
  */
 
-const text = (max: number) => safeText(m.text).max(max);
+const text = (max: number) => safeText(m.invalidValue).max(max, { error: m.tooLong });
 const optionalText = (max: number) =>
-  safeText(m.text)
-    .max(max)
+  text(max)
     .nullish()
     .transform((value) => value || null);
-const seconds = z.number().int().min(0).max(86_400);
+const integer = (min: number, max: number) =>
+  z
+    .number({ error: m.invalidValue })
+    .int({ error: m.invalidValue })
+    .min(min, { error: m.invalidValue })
+    .max(max, { error: m.invalidValue });
+const seconds = integer(0, 86_400);
+const pagePath = text(limits.path).startsWith('/', { error: m.path }).transform(storedPath);
+const optionalPagePath = pagePath.nullish().transform((value) => value || null);
+const referrer = optionalText(limits.referrer).transform(storedReferrer);
+/**
+ * A funnel step's page is one of the site's landing pages; any other is not kept (it
+ * would be stored twice: in the metadata and as the funnel's landing_path column).
+ */
+const landingPath = pagePath.transform((path) => (isSitePage(path) ? path : undefined));
 
 const common = {
   /** Random id made by the browser; optional on the single-event endpoints. */
-  eventId: z.uuid().optional(),
-  sessionId: safeText(m.text).min(8).max(255),
+  eventId: z.uuid({ error: m.invalidValue }).optional(),
+  sessionId: sessionIdSchema,
   /** When it happened in the browser; the server keeps its own time if this is implausible. */
-  occurredAt: z.iso.datetime({ offset: true }).optional(),
+  occurredAt: z.iso.datetime({ offset: true, error: m.invalidValue }).optional(),
 };
 
 export const pageViewSchema = z.object({
   ...common,
-  path: text(2048),
-  referrer: optionalText(2048),
-  userAgent: optionalText(512),
-  language: optionalText(35),
-  screenResolution: optionalText(20),
-  device: z.enum(DEVICES).nullish(),
-  browser: optionalText(50),
-  os: optionalText(50),
+  path: pagePath,
+  referrer,
+  userAgent: optionalText(limits.userAgent),
+  language: optionalText(limits.language),
+  screenResolution: optionalText(limits.screenResolution),
+  device: z.enum(DEVICES, { error: m.invalidValue }).nullish(),
+  browser: optionalText(limits.browser),
+  os: optionalText(limits.os),
 });
 
 export const conversionSchema = z.object({
   ...common,
-  step: z.enum(FUNNEL_STEPS),
+  step: z.enum(FUNNEL_STEPS, { error: m.invalidValue }),
   metadata: z
     .object({
-      path: text(2048).optional(),
-      referrer: optionalText(2048),
-      utm_source: optionalText(200),
-      utm_medium: optionalText(200),
-      utm_campaign: optionalText(200),
+      path: landingPath.optional(),
+      referrer,
+      utm_source: optionalText(limits.utm),
+      utm_medium: optionalText(limits.utm),
+      utm_campaign: optionalText(limits.utm),
     })
     .optional(),
 });
 
 export const sectionViewSchema = z.object({
   ...common,
-  section: text(100).min(1),
+  section: text(limits.section).min(1, { error: m.invalidValue }),
   timeSpent: seconds,
-  path: optionalText(2048),
+  path: optionalPagePath,
 });
 
 export const formInteractionSchema = z.object({
   ...common,
-  action: z.enum(FORM_ACTIONS),
-  fieldName: optionalText(100),
+  action: z.enum(FORM_ACTIONS, { error: m.invalidValue }),
+  fieldName: optionalText(limits.fieldName),
   timeOnPage: seconds.nullish(),
-  errorMessage: optionalText(500),
-  scrollDepth: z.number().int().min(0).max(100).nullish(),
-  path: optionalText(2048),
+  errorMessage: optionalText(limits.errorMessage),
+  scrollDepth: integer(0, 100).nullish(),
+  path: optionalPagePath,
 });
 
 export const ANALYTICS_EVENT_TYPES = ['page-view', 'conversion', 'section-view', 'form-interaction'] as const;
@@ -79,19 +103,29 @@ export const analyticsEventSchemas = {
   'form-interaction': formInteractionSchema,
 } as const;
 
-export const analyticsEventSchema = z.discriminatedUnion('type', [
-  pageViewSchema.extend({ type: z.literal('page-view') }),
-  conversionSchema.extend({ type: z.literal('conversion') }),
-  sectionViewSchema.extend({ type: z.literal('section-view') }),
-  formInteractionSchema.extend({ type: z.literal('form-interaction') }),
-]);
+export const analyticsEventSchema = z.discriminatedUnion(
+  'type',
+  [
+    pageViewSchema.extend({ type: z.literal('page-view') }),
+    conversionSchema.extend({ type: z.literal('conversion') }),
+    sectionViewSchema.extend({ type: z.literal('section-view') }),
+    formInteractionSchema.extend({ type: z.literal('form-interaction') }),
+  ],
+  { error: m.invalidValue },
+);
 export type AnalyticsEvent = z.output<typeof analyticsEventSchema>;
 export type AnalyticsEventInput = z.input<typeof analyticsEventSchema>;
 
 /** POST /api/analytics/batch */
-export const analyticsBatchSchema = z.object({
-  events: z.array(analyticsEventSchema).min(1).max(MAX_EVENTS_PER_BATCH),
-});
+export const analyticsBatchSchema = z.object(
+  {
+    events: z
+      .array(analyticsEventSchema, { error: m.invalidValue })
+      .min(1, { error: m.invalidValue })
+      .max(MAX_EVENTS_PER_BATCH, { error: m.tooManyEvents }),
+  },
+  { error: m.invalidValue },
+);
 
 /** What the API hands to the worker through Redis: validated events plus request facts. */
 export interface IngestedEvent {

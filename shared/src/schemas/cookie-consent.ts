@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import type { CookieFlags } from '../cookie-consent-rules';
+import { sessionIdSchema } from './session-id';
 
 export { COOKIE_CONSENT_VALIDITY_DAYS, DEFAULT_COOKIE_FLAGS, type CookieFlags } from '../cookie-consent-rules';
 
-/** Session id as the client keeps it: the 21-character URL-safe random id (or similar). */
-export const consentSessionIdSchema = z.string().regex(/^[A-Za-z0-9_-]{8,255}$/);
+/** Session id as the client keeps it: the spec's random id, 21+ URL-safe characters. */
+export const consentSessionIdSchema = sessionIdSchema;
 
 export const cookieFlagsSchema = z.object({
   /** Essential cookies cannot be refused. */

@@ -4,23 +4,38 @@ import type { Knex } from 'knex';
 import { z } from 'zod';
 import {
   ANALYTICS_CONSUMER_GROUP,
+  ANALYTICS_DEAD_LETTER_RAW_CHARS,
+  ANALYTICS_DEAD_LETTERS_KEPT,
   ANALYTICS_ENTRY_FIELD,
+  analyticsDeadLetterCountKey,
+  analyticsDeadLettersKey,
   analyticsStreamKey,
+  type AnalyticsDeadLetter,
 } from '@guida/shared/jobs/analytics-stream';
 import { ANALYTICS_EVENT_TYPES, type IngestedEvent } from '@guida/shared/schemas/analytics';
 import type { Logger } from '@guida/shared/server/logger';
 import { insertAnalyticsEvents } from './analytics.repo';
 
-/** What the worker trusts of a stream entry (the API validated the rest). */
-const ingestedEventsSchema = z.array(
-  z.object({
-    type: z.enum(ANALYTICS_EVENT_TYPES),
-    eventId: z.uuid(),
-    at: z.iso.datetime({ offset: true }),
-    ipAddress: z.string().nullable(),
-    data: z.record(z.string(), z.unknown()),
-  }),
-);
+/** What the worker trusts of a stream event (the API validated the rest). */
+const ingestedEventSchema = z.object({
+  type: z.enum(ANALYTICS_EVENT_TYPES),
+  eventId: z.uuid(),
+  at: z.iso.datetime({ offset: true }),
+  ipAddress: z.string().nullable(),
+  data: z.record(z.string(), z.unknown()),
+});
+
+/**
+ * PostgreSQL refused the data itself (classes 22 data exception, e.g. a NUL byte; 23
+ * integrity constraint; 54 program limit, e.g. an index row too big): the same event
+ * would be refused forever. Any other error (connection, shutdown, lock) may pass.
+ */
+function refusesTheData(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && /^(22|23|54)[0-9A-Z]{3}$/.test(code);
+}
+
+const cut = (text: string) => text.slice(0, ANALYTICS_DEAD_LETTER_RAW_CHARS);
 
 export interface AnalyticsConsumerOptions {
   /** A connection of its own: XREADGROUP blocks it. */
@@ -35,11 +50,17 @@ export interface AnalyticsConsumerOptions {
   claimIdleMs?: number;
 }
 
-type StreamEntry = [id: string, fields: string[]];
-/** Stream entries and the events they hold, checked. */
+/** Fields are null for an entry deleted (trimmed) while it was pending. */
+type StreamEntry = [id: string, fields: string[] | null];
+interface StoredEvent {
+  entryId: string;
+  event: IngestedEvent;
+}
+/** Stream entries, the events they hold (checked), and what could not be read. */
 interface Batch {
   entries: StreamEntry[];
-  events: IngestedEvent[];
+  events: StoredEvent[];
+  deadLetters: AnalyticsDeadLetter[];
 }
 
 /**
@@ -57,11 +78,14 @@ function entriesOf(reply: unknown): StreamEntry[] {
  * Reads the analytics stream with a consumer group, inserts the events in batches and
  * acknowledges (and deletes) the entries only once they are stored: a worker killed
  * mid-batch loses nothing, another one claims its entries; a batch stored twice inserts
- * nothing twice (unique client event ids).
+ * nothing twice (unique client event ids). Nothing in an entry can stop it: events
+ * PostgreSQL refuses are found by splitting the batch and set aside as dead letters.
  */
 export function startAnalyticsConsumer(options: AnalyticsConsumerOptions) {
   const { redis, db, logger } = options;
   const key = analyticsStreamKey(options.prefix);
+  const deadLettersKey = analyticsDeadLettersKey(options.prefix);
+  const deadLetterCountKey = analyticsDeadLetterCountKey(options.prefix);
   const consumer = `${hostname()}:${process.pid}`;
   const batchSize = options.batchSize ?? 200;
   const blockMs = options.blockMs ?? 1000;
@@ -70,26 +94,79 @@ export function startAnalyticsConsumer(options: AnalyticsConsumerOptions) {
   let lastClaim = 0;
   let stored = 0;
 
+  const deadLetter = (entryId: string, reason: string, raw: string): AnalyticsDeadLetter => ({
+    at: new Date().toISOString(),
+    entryId,
+    reason: cut(reason),
+    raw: cut(raw),
+  });
+
   const parse = (entries: StreamEntry[]): Batch => {
-    const events: IngestedEvent[] = [];
-    for (const [id, fields] of entries) {
-      const raw = fields[fields.indexOf(ANALYTICS_ENTRY_FIELD) + 1];
+    const batch: Batch = { entries, events: [], deadLetters: [] };
+    for (const [entryId, fields] of entries) {
+      // Trimmed from the stream while pending: nothing left to store, only to acknowledge.
+      if (fields === null) continue;
+      const raw = fields[fields.indexOf(ANALYTICS_ENTRY_FIELD) + 1] ?? '';
+      let items: unknown;
       try {
-        events.push(...ingestedEventsSchema.parse(JSON.parse(raw ?? 'null')));
+        items = JSON.parse(raw);
       } catch {
-        // A malformed entry would block the stream forever: drop it, loudly.
-        logger.error({ entryId: id }, 'malformed analytics stream entry dropped');
+        items = null;
+      }
+      if (!Array.isArray(items)) {
+        batch.deadLetters.push(deadLetter(entryId, 'not a JSON array of events', raw));
+        continue;
+      }
+      for (const item of items) {
+        const event = ingestedEventSchema.safeParse(item);
+        if (event.success) batch.events.push({ entryId, event: event.data });
+        else batch.deadLetters.push(deadLetter(entryId, 'not an analytics event', JSON.stringify(item) ?? ''));
       }
     }
-    return { entries, events };
+    return batch;
   };
 
-  const store = async ({ entries, events }: Batch) => {
-    if (entries.length === 0) return;
-    const inserted = await insertAnalyticsEvents(db, events);
+  /**
+   * Inserts the events; when PostgreSQL refuses the data, inserts each half on its own,
+   * down to single events, and returns those it refuses alone. A replayed half inserts
+   * nothing twice (unique event ids).
+   */
+  const insertOrSplit = async (events: StoredEvent[]): Promise<{ inserted: number; refused: AnalyticsDeadLetter[] }> => {
+    if (events.length === 0) return { inserted: 0, refused: [] };
+    try {
+      return { inserted: await insertAnalyticsEvents(db, events.map(({ event }) => event)), refused: [] };
+    } catch (error) {
+      if (!refusesTheData(error)) throw error;
+      if (events.length === 1) {
+        const [{ entryId, event }] = events as [StoredEvent];
+        const { code, message } = error as { code: string; message: string };
+        return { inserted: 0, refused: [deadLetter(entryId, `${code}: ${message}`, JSON.stringify(event))] };
+      }
+      const middle = Math.ceil(events.length / 2);
+      const first = await insertOrSplit(events.slice(0, middle));
+      const second = await insertOrSplit(events.slice(middle));
+      return { inserted: first.inserted + second.inserted, refused: [...first.refused, ...second.refused] };
+    }
+  };
+
+  const store = async (batch: Batch) => {
+    if (batch.entries.length === 0) return;
+    const { inserted, refused } = await insertOrSplit(batch.events);
     stored += inserted;
-    const ids = entries.map(([id]) => id);
-    await redis.multi().xack(key, ANALYTICS_CONSUMER_GROUP, ...ids).xdel(key, ...ids).exec();
+    const deadLetters = [...batch.deadLetters, ...refused];
+    const ids = batch.entries.map(([id]) => id);
+    const transaction = redis.multi().xack(key, ANALYTICS_CONSUMER_GROUP, ...ids).xdel(key, ...ids);
+    if (deadLetters.length > 0) {
+      // Counted and kept with the acknowledgement: an entry is either pending or accounted for.
+      transaction
+        .lpush(deadLettersKey, ...deadLetters.map((letter) => JSON.stringify(letter)))
+        .ltrim(deadLettersKey, 0, ANALYTICS_DEAD_LETTERS_KEPT - 1)
+        .incrby(deadLetterCountKey, deadLetters.length);
+    }
+    await transaction.exec();
+    if (deadLetters.length > 0) {
+      logger.error({ events: deadLetters.length }, 'analytics events set aside as dead letters (see the admin queues tab)');
+    }
   };
 
   const ensureGroup = async () => {
@@ -130,7 +207,7 @@ export function startAnalyticsConsumer(options: AnalyticsConsumerOptions) {
       batchSize,
     )) as [string, StreamEntry[]];
     if (entries.length > 0) logger.warn({ entries: entries.length }, 'claimed analytics entries of a stopped worker');
-    await store(parse(entries.filter(([, fields]) => fields !== null)));
+    await store(parse(entries));
   };
 
   // Settled with the error instead of rejecting: nothing may reject unobserved while a

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { storedPath, storedReferrer } from '@guida/shared/analytics-urls';
 import type { IngestedEvent } from '@guida/shared/schemas/analytics';
 import { preparedStatement } from '@guida/shared/server/prepared-statement';
 
@@ -43,6 +44,21 @@ const insertFormInteractions = preparedStatement(
 type Field = string | number | null;
 const column = (events: IngestedEvent[], key: string): Field[] =>
   events.map((event) => (event.data[key] ?? null) as Field);
+/*
+ * Paths and referrers again without query string or fragment: the API strips them, and
+ * this also covers entries queued before it did (a GDPR token in a referrer).
+ */
+const paths = (events: IngestedEvent[]) =>
+  events.map((event) => (typeof event.data.path === 'string' ? storedPath(event.data.path) : null));
+const referrers = (values: unknown[]) => values.map((value) => storedReferrer(typeof value === 'string' ? value : null));
+const conversionMetadata = (event: IngestedEvent) => {
+  const metadata = (event.data.metadata ?? {}) as Record<string, unknown>;
+  return JSON.stringify({
+    ...metadata,
+    ...(typeof metadata.path === 'string' ? { path: storedPath(metadata.path) } : {}),
+    ...('referrer' in metadata ? { referrer: storedReferrer(typeof metadata.referrer === 'string' ? metadata.referrer : null) } : {}),
+  });
+};
 const base = (events: IngestedEvent[]) => ({
   eventIds: events.map((event) => event.eventId),
   sessionIds: column(events, 'sessionId'),
@@ -62,8 +78,8 @@ export async function insertAnalyticsEvents(db: Knex, events: IngestedEvent[]): 
     if (pageViews.length > 0) {
       const result = await insertPageViews(trx, {
         ...base(pageViews),
-        paths: column(pageViews, 'path'),
-        referrers: column(pageViews, 'referrer'),
+        paths: paths(pageViews),
+        referrers: referrers(column(pageViews, 'referrer')),
         userAgents: column(pageViews, 'userAgent'),
         ipAddresses: pageViews.map((event) => event.ipAddress),
         devices: column(pageViews, 'device'),
@@ -78,7 +94,7 @@ export async function insertAnalyticsEvents(db: Knex, events: IngestedEvent[]): 
       const result = await insertConversions(trx, {
         ...base(conversions),
         steps: column(conversions, 'step'),
-        metadata: conversions.map((event) => JSON.stringify(event.data.metadata ?? {})),
+        metadata: conversions.map(conversionMetadata),
       });
       inserted += result.rowCount ?? 0;
     }
@@ -87,7 +103,7 @@ export async function insertAnalyticsEvents(db: Knex, events: IngestedEvent[]): 
         ...base(sections),
         sections: column(sections, 'section'),
         timeSpent: column(sections, 'timeSpent'),
-        paths: column(sections, 'path'),
+        paths: paths(sections),
       });
       inserted += result.rowCount ?? 0;
     }
@@ -99,7 +115,7 @@ export async function insertAnalyticsEvents(db: Knex, events: IngestedEvent[]): 
         errorMessages: column(interactions, 'errorMessage'),
         timeOnPage: column(interactions, 'timeOnPage'),
         scrollDepth: column(interactions, 'scrollDepth'),
-        paths: column(interactions, 'path'),
+        paths: paths(interactions),
       });
       inserted += result.rowCount ?? 0;
     }

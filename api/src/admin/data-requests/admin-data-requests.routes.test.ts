@@ -263,9 +263,9 @@ describe('consent proof', () => {
     const response = await request(api.app)
       .post('/api/cookie-consent')
       .set('User-Agent', 'vitest-browser')
-      .send({ sessionId: 'sessione-prova-123', analytics: true, marketing: false, preferences: true });
+      .send({ sessionId: 'sessione-prova-123456', analytics: true, marketing: false, preferences: true });
     expect(response.status).toBe(201);
-    const row = await api.db('cookie_consents').where({ session_id: 'sessione-prova-123' }).first();
+    const row = await api.db('cookie_consents').where({ session_id: 'sessione-prova-123456' }).first();
     expect(row).toMatchObject({ analytics: true, consent_version: '1.0', user_agent: 'vitest-browser' });
     expect(row.consent_text_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(row.ip_address).toMatch(/\.0$|::$/);

@@ -1,7 +1,12 @@
 import { Worker } from 'bullmq';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ANALYTICS_CONSUMER_GROUP, analyticsStreamKey } from '@guida/shared/jobs/analytics-stream';
+import {
+  ANALYTICS_CONSUMER_GROUP,
+  analyticsDeadLetterCountKey,
+  analyticsDeadLettersKey,
+  analyticsStreamKey,
+} from '@guida/shared/jobs/analytics-stream';
 import { deliverToCrmJob } from '@guida/shared/jobs/crm';
 import { sendGuideSmsJob } from '@guida/shared/jobs/sms';
 import { adminMessages } from '@guida/shared/messages';
@@ -41,9 +46,29 @@ describe('GET /api/admin/queues', () => {
     expect(sms).toEqual({ name: 'sms', waiting: 150, active: 0, delayed: 0, failed: 0, completed: 0, oldestWaitingSeconds: expect.any(Number) });
     expect(sms.oldestWaitingSeconds).toBeLessThan(60);
     expect(response.body.queues.find((queue: { name: string }) => queue.name === 'crm').waiting).toBe(1);
-    expect(response.body.analytics).toEqual({ length: 4, pending: 3, lag: 1 });
+    expect(response.body.analytics).toEqual({
+      length: 4,
+      pending: 3,
+      lag: 1,
+      deadLetters: { total: 0, kept: 0, latest: [] },
+    });
     // 150 SMS at 1 per second: the last would leave after 150 s, beyond the 2-minute promise.
     expect(response.body.sms).toEqual({ ratePerSecond: 1, projectedDrainSeconds: 150, promiseAtRisk: true });
+  });
+
+  it('counts the analytics dead letters and shows the latest with their reason', async () => {
+    const letter = (reason: string) => JSON.stringify({ at: '2026-11-24T10:00:00.000Z', entryId: '1-0', reason, raw: '{}' });
+    await api.deps.redis.lpush(analyticsDeadLettersKey(api.prefix), letter('22021: invalid byte sequence'), letter('not an analytics event'));
+    await api.deps.redis.set(analyticsDeadLetterCountKey(api.prefix), 1500);
+    const response = await admin.agent.get('/api/admin/queues');
+    expect(response.body.analytics.deadLetters).toEqual({
+      total: 1500,
+      kept: 2,
+      latest: [
+        { at: '2026-11-24T10:00:00.000Z', reason: 'not an analytics event' },
+        { at: '2026-11-24T10:00:00.000Z', reason: '22021: invalid byte sequence' },
+      ],
+    });
   });
 
   it('flags a waiting SMS older than two minutes even when the queue is short', async () => {

@@ -1,6 +1,12 @@
 import type { Job } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { ANALYTICS_CONSUMER_GROUP, analyticsStreamKey } from '@guida/shared/jobs/analytics-stream';
+import {
+  ANALYTICS_CONSUMER_GROUP,
+  analyticsDeadLetterCountKey,
+  analyticsDeadLettersKey,
+  analyticsStreamKey,
+  type AnalyticsDeadLetter,
+} from '@guida/shared/jobs/analytics-stream';
 import { QUEUE_NAMES, type QueueName } from '@guida/shared/jobs/definition';
 import type { QueueStats } from '@guida/shared/schemas/admin';
 import type { JobQueues } from '@guida/shared/server/job-queues';
@@ -50,11 +56,31 @@ function readGroup(reply: unknown): GroupInfo | null {
   return null;
 }
 
+/** Dead letters shown in the queues tab (when and why; the events stay in Redis). */
+const DEAD_LETTERS_SHOWN = 5;
+
 async function analyticsStream(redis: Redis, prefix: string) {
   const key = analyticsStreamKey(prefix);
-  const length = await redis.xlen(key);
-  const group = await redis.xinfo('GROUPS', key).then(readGroup, () => null);
-  return { length, pending: group?.pending ?? 0, lag: group ? group.lag : length };
+  const [length, group, total, kept, latest] = await Promise.all([
+    redis.xlen(key),
+    redis.xinfo('GROUPS', key).then(readGroup, () => null),
+    redis.get(analyticsDeadLetterCountKey(prefix)),
+    redis.llen(analyticsDeadLettersKey(prefix)),
+    redis.lrange(analyticsDeadLettersKey(prefix), 0, DEAD_LETTERS_SHOWN - 1),
+  ]);
+  return {
+    length,
+    pending: group?.pending ?? 0,
+    lag: group ? group.lag : length,
+    deadLetters: {
+      total: Number(total ?? 0),
+      kept,
+      latest: latest.map((item) => {
+        const { at, reason } = JSON.parse(item) as AnalyticsDeadLetter;
+        return { at, reason };
+      }),
+    },
+  };
 }
 
 /**

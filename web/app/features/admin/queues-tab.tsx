@@ -37,7 +37,33 @@ export function QueuesTab() {
         attesa, {formatNumber(analytics.pending)} in elaborazione, ritardo{' '}
         {analytics.lag === null ? 'non disponibile' : `di ${formatNumber(analytics.lag)} voci`}.
       </p>
+      <DeadLetters deadLetters={analytics.deadLetters} />
     </div>
+  );
+}
+
+/** Analytics events PostgreSQL refused: set aside so that ingestion goes on. */
+function DeadLetters({ deadLetters }: { deadLetters: QueueStats['analytics']['deadLetters'] }) {
+  if (deadLetters.total === 0) {
+    return <p className="text-sm text-slate-700">Nessun evento analytics scartato.</p>;
+  }
+  return (
+    <Section title="Eventi analytics scartati">
+      <p className="text-sm text-slate-800">
+        {formatNumber(deadLetters.total)} {deadLetters.total === 1 ? 'evento rifiutato' : 'eventi rifiutati'} dal database
+        o illeggibili, messi da parte senza fermare la raccolta ({formatNumber(deadLetters.kept)} conservati in Redis per
+        l’analisi).
+      </p>
+      <DataTable
+        caption="Ultimi eventi analytics scartati"
+        columns={[{ label: 'Scartato il' }, { label: 'Motivo' }]}
+        rows={deadLetters.latest.map((letter, index) => ({
+          key: `${letter.at}-${index}`,
+          cells: [formatDateTime(letter.at), letter.reason],
+        }))}
+        empty="Nessun evento conservato."
+      />
+    </Section>
   );
 }
 

@@ -1,5 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { COOKIE_CONSENT_VALIDITY_DAYS, DEFAULT_COOKIE_FLAGS, type CookieFlags } from '@guida/shared/cookie-consent-rules';
+import { isSessionId } from '@guida/shared/session-id';
 import { useAfterHydrationIdle } from '../../lib/after-hydration';
 import { ApiError, apiRequest, getJson } from '../../lib/api-client';
 import { randomId } from '../../lib/random-id';
@@ -62,7 +63,8 @@ function parseStored(raw: string | null): StoredChoice | null {
   if (!raw) return null;
   try {
     const stored = JSON.parse(raw) as StoredChoice;
-    return typeof stored.id === 'string' && Date.now() - stored.savedAt < VALIDITY_MS ? stored : null;
+    // An id the server would refuse (an older, shorter one) is asked again with a new id.
+    return isSessionId(stored.id) && Date.now() - stored.savedAt < VALIDITY_MS ? stored : null;
   } catch {
     return null;
   }

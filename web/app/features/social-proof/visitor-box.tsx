@@ -9,7 +9,8 @@ const THIS_PAGE: Record<PageType, string> = { general: 'questa pagina', article:
  * figures only. A line without a figure is left out; a box without lines is not shown.
  */
 export function VisitorBox({ stats, pageType = 'general' }: { stats: LiveStats; pageType?: PageType }) {
-  // The visitor is one of the readers of the page: the others are the rest.
+  // The visitor is one of the readers of the page once their own events arrived: the others
+  // are the rest. Readers are counted per network address (decision 026), never more.
   const others = Math.max(0, stats.readersOfPage - 1);
   const lines = [
     stats.visitorsOnline > 0 && `${stats.visitorsOnline} ${stats.visitorsOnline === 1 ? 'visitatore' : 'visitatori'} online`,

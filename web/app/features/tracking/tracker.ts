@@ -1,5 +1,6 @@
 import type { AnalyticsEventInput } from '@guida/shared/schemas/analytics';
-import { MAX_EVENTS_PER_BATCH } from '@guida/shared/analytics-rules';
+import { ANALYTICS_TEXT_LIMITS, MAX_EVENTS_PER_BATCH } from '@guida/shared/analytics-rules';
+import { isSessionId } from '@guida/shared/session-id';
 import { whenIdle } from '../../lib/after-hydration';
 import { randomId } from '../../lib/random-id';
 
@@ -55,7 +56,7 @@ export function whenIdleOrLeaving(callback: () => void): () => void {
 export function analyticsSessionId(): string {
   try {
     const existing = sessionStorage.getItem(SESSION_KEY);
-    if (existing) return existing;
+    if (isSessionId(existing)) return existing;
     const created = randomId();
     sessionStorage.setItem(SESSION_KEY, created);
     return created;
@@ -118,11 +119,26 @@ function listenForPageHide() {
   });
 }
 
+/** A URL without its query string and fragment: tokens and click ids stay in the browser. */
+export function withoutQuery(url: string): string {
+  return url.split(/[?#]/, 1)[0]!;
+}
+
+/** The event's texts cut to what the API accepts (a long unknown path, an error message). */
+function withinLimits(event: TrackedEvent): TrackedEvent {
+  const clipped: Record<string, unknown> = { ...event };
+  for (const [field, limit] of Object.entries(ANALYTICS_TEXT_LIMITS)) {
+    const value = clipped[field];
+    if (typeof value === 'string') clipped[field] = value.slice(0, limit);
+  }
+  return clipped as TrackedEvent;
+}
+
 export function track(event: TrackedEvent) {
   if (typeof window === 'undefined') return;
   listenForPageHide();
   queue.push({
-    ...event,
+    ...withinLimits(event),
     sessionId: analyticsSessionId(),
     eventId: uuid(),
     occurredAt: new Date().toISOString(),

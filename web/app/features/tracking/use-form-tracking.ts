@@ -1,5 +1,5 @@
 import { useEffect, type RefObject } from 'react';
-import { secondsOnPage, track, whenIdleOrLeaving } from './tracker';
+import { secondsOnPage, track, whenIdleOrLeaving, withoutQuery } from './tracker';
 import { campaignOf } from './visitor-environment';
 
 let focusedField: string | null = null;
@@ -14,7 +14,11 @@ export function useFormTracking(form: RefObject<HTMLFormElement | null>, landing
   useEffect(() => {
     const element = form.current;
     if (!element) return;
-    const metadata = { path: landingPath, referrer: document.referrer || null, ...campaignOf(window.location.search) };
+    const metadata = {
+      path: landingPath,
+      referrer: document.referrer ? withoutQuery(document.referrer) : null,
+      ...campaignOf(window.location.search),
+    };
     // The landing and the form's visibility are recorded once the page is idle, or at
     // the first focus or the exit if that comes sooner, so the funnel keeps its order.
     let observer: IntersectionObserver | undefined;

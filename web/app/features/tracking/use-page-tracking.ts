@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useLocation } from 'react-router';
 import { whenIdle } from '../../lib/after-hydration';
-import { onPageHide, secondsOnPage, startPage, track, whenIdleOrLeaving } from './tracker';
+import { onPageHide, secondsOnPage, startPage, track, whenIdleOrLeaving, withoutQuery } from './tracker';
 import { lastFocusedField } from './use-form-tracking';
 import { visitorEnvironment } from './visitor-environment';
 
@@ -21,8 +21,8 @@ export function usePageTracking() {
   useEffect(() => {
     startPage();
     const path = location.pathname;
-    const referrer = previousUrl.current ?? (document.referrer || null);
-    previousUrl.current = window.location.href;
+    const referrer = previousUrl.current ?? (document.referrer ? withoutQuery(document.referrer) : null);
+    previousUrl.current = `${window.location.origin}${path}`;
     whenIdleOrLeaving(() => track({ type: 'page-view', path, referrer, ...visitorEnvironment() }));
   }, [location.pathname]);
 
