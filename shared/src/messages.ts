@@ -69,15 +69,16 @@ export const formErrorPage = {
 } as const;
 
 export const guideDelivery = {
-  /** SMS with the personal link; `name` is already reduced to GSM-7 characters. */
+  /** SMS with the personal link; `name` passed greetingName and is reduced to GSM-7 characters. */
   smsWithName: (name: string, link: string, validDays: number) =>
     `Ciao ${name}, ecco la tua guida gratuita: ${link} (link valido ${validDays} giorni)`,
   smsWithoutName: (link: string, validDays: number) =>
     `Ecco la tua guida gratuita: ${link} (link valido ${validDays} giorni)`,
   emailSubject: 'La tua guida gratuita',
-  emailText: (name: string, link: string, validDays: number) =>
+  /** `name` is greetingName's answer: null greets without a name. */
+  emailText: (name: string | null, link: string, validDays: number) =>
     [
-      `Ciao ${name},`,
+      name ? `Ciao ${name},` : 'Ciao,',
       '',
       'non siamo riusciti a consegnarti il link della guida via SMS, quindi te lo inviamo qui.',
       '',
