@@ -1,5 +1,6 @@
 import { Job } from 'bullmq';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { smsBudgetLimits } from '@guida/shared/deliveries/sms-budget';
 import { sendGuideSmsJob } from '@guida/shared/jobs/sms';
 import { TWILIO_ERRORS, startFakeTwilio, type FakeTwilio } from '@guida/testing/fake-twilio-server';
 import { startSmtpCapture, type SmtpCapture } from '@guida/testing/smtp-capture';
@@ -170,6 +171,7 @@ describe('sms queue with the real twilio client', () => {
       provider: worker.deps.smsProvider,
       publicBaseUrl: worker.config.PUBLIC_BASE_URL,
       claimTimeoutMs: claimTimeouts(worker.config).sms,
+      budget: { limits: smsBudgetLimits(worker.config), now: () => new Date() },
       rateLimit: (ms) => worker.deps.queues.queue('sms').rateLimit(ms),
     });
     // The same job twice, as BullMQ hands it to a second worker when the first one's lock lapses.
@@ -197,6 +199,7 @@ describe('an SMS claim left by a worker that stopped mid-send, with Twilio', () 
       provider,
       publicBaseUrl: worker.config.PUBLIC_BASE_URL,
       claimTimeoutMs: claimTimeouts(worker.config).sms,
+      budget: { limits: smsBudgetLimits(worker.config), now: () => new Date() },
       rateLimit: (ms) => worker.deps.queues.queue('sms').rateLimit(ms),
     });
   const jobOf = (leadId: number) =>
@@ -276,6 +279,7 @@ describe('an SMS claim left by a worker that stopped mid-send', () => {
       provider: outbox.deps.smsProvider,
       publicBaseUrl: outbox.config.PUBLIC_BASE_URL,
       claimTimeoutMs: claimTimeouts(outbox.config).sms,
+      budget: { limits: smsBudgetLimits(outbox.config), now: () => new Date() },
       rateLimit: (ms) => outbox.deps.queues.queue('sms').rateLimit(ms),
     });
   const run = (leadId: number) =>

@@ -11,7 +11,9 @@ import {
   skipSms,
   smsIsClaimable,
   smsStatus,
+  type SmsBudgetCheck,
 } from '@guida/shared/deliveries/sms-deliveries';
+import { budgetName } from '@guida/shared/deliveries/sms-budget';
 import { sendGuideSmsJob } from '@guida/shared/jobs/sms';
 import { daysLeft, guideLinkUrl } from '@guida/shared/lead-rules';
 import type { JobQueues } from '@guida/shared/server/job-queues';
@@ -27,6 +29,8 @@ export interface SendGuideSmsDeps {
   publicBaseUrl: string;
   /** A claim older than this was left by a worker that stopped mid-send. */
   claimTimeoutMs: number;
+  /** Beyond these the SMS is held, not sent (decision 025). */
+  budget: SmsBudgetCheck;
   /** Pauses the whole sms queue (every worker) after the provider answered 429. */
   rateLimit(ms: number): Promise<void>;
 }
@@ -41,7 +45,8 @@ const PROVIDER_CLOCK_MARGIN_MS = 60_000;
  * the claim succeeds; a phone that already got an SMS from another lead in 24 h is
  * skipped. A claim left by a worker that stopped mid-send is taken over once it is older
  * than the claim timeout, and the provider is asked whether it got that SMS before it is
- * sent again (decision 021).
+ * sent again (decision 021). An SMS that would exceed an SMS budget is held, with no
+ * provider call; the sweeper or an admin puts it back (decision 025).
  */
 export function createSendGuideSms(deps: SendGuideSmsDeps) {
   return async function sendGuideSms(job: Job): Promise<string> {
@@ -55,10 +60,14 @@ export function createSendGuideSms(deps: SendGuideSmsDeps) {
       return 'skipped: phone already served within 24 h';
     }
 
-    const claim = await claimSms(deps.db, sms, attempts, deps.claimTimeoutMs);
+    const claim = await claimSms(deps.db, sms, attempts, deps.claimTimeoutMs, deps.budget);
     if (!claim) {
       const status = await smsStatus(deps.db, sms.sms_id);
       return status ? `skipped: already ${status}` : 'skipped: the lead no longer exists';
+    }
+    if (typeof claim === 'object') {
+      deps.logger.warn({ leadId, budget: budgetName(claim.held) }, 'SMS budget reached: SMS held');
+      return `held: ${budgetName(claim.held)} reached`;
     }
 
     const link = guideLinkUrl(deps.publicBaseUrl, sms.token);

@@ -1,3 +1,4 @@
+import { smsBudgetLimits } from '@guida/shared/deliveries/sms-budget';
 import type { QueueDeclaration } from '../queue-declaration';
 import { createSendGuideSms } from './send-guide-sms';
 
@@ -16,6 +17,7 @@ export const smsQueue: QueueDeclaration = {
       provider: deps.smsProvider,
       publicBaseUrl: deps.config.PUBLIC_BASE_URL,
       claimTimeoutMs: deps.claimTimeouts.sms,
+      budget: { limits: smsBudgetLimits(deps.config), now: deps.now },
       rateLimit: (ms) => deps.queues.queue('sms').rateLimit(ms),
     }),
 };
