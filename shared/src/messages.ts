@@ -160,3 +160,22 @@ export const adminMessages = {
   queueNotFound: 'Coda sconosciuta.',
   queueUnavailable: 'Code non raggiungibili: Redis non risponde. Riprova tra poco.',
 } as const;
+
+/** The SMS budgets in the admin (decision 025): the alert on every tab and its release. */
+export const smsBudgetMessages = {
+  alertTitle: 'Budget SMS superato: invii sospesi',
+  alertHeld: (count: number) =>
+    count === 1 ? '1 SMS è trattenuto e non è stato inviato.' : `${count} SMS sono trattenuti e non sono stati inviati.`,
+  alertTripped: 'Limite raggiunto:',
+  alertResume: 'Gli SMS trattenuti partono da soli quando la finestra del budget si libera.',
+  release: 'Rilascia',
+  releaseConfirm: (count: number) =>
+    `Inviare subito ${count === 1 ? "l'SMS trattenuto" : `i ${count} SMS trattenuti`}, anche se il budget è superato? Se si tratta di un attacco (SMS pumping), il costo resta a tuo carico.`,
+  released: (count: number) =>
+    count === 0 ? 'Nessun SMS trattenuto da rilasciare.' : count === 1 ? '1 SMS rilasciato: partirà a breve.' : `${count} SMS rilasciati: partiranno a breve.`,
+  scopeGlobal: 'Totale',
+  scopeCountry: (country: string) => (country === 'CH' ? 'Svizzera' : 'Italia'),
+  scopeBlock: (block: string) => `Numeri +${block}…`,
+  windowHour: 'ultima ora',
+  windowDay: 'ultime 24 ore',
+} as const;

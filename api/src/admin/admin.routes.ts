@@ -15,6 +15,7 @@ import { adminDataRequestsRouter } from './data-requests/admin-data-requests.rou
 import { adminLeadsRouter } from './leads/admin-leads.routes';
 import { adminQueuesRouter } from './queues/admin-queues.routes';
 import { adminReportsRouter } from './reports/admin-reports.routes';
+import { adminSmsBudgetRouter } from './sms-budget/admin-sms-budget.routes';
 
 const LOGIN_WINDOW_SECONDS = 15 * 60;
 /** Per address: enough for a team behind one NAT, far too few for guessing. */
@@ -119,5 +120,6 @@ export function adminRouter(deps: ApiDeps) {
   router.use(adminQueuesRouter(deps));
   router.use(adminReportsRouter(deps));
   router.use(adminDataRequestsRouter(deps));
+  router.use(adminSmsBudgetRouter(deps));
   return router;
 }

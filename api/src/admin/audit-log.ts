@@ -13,7 +13,8 @@ export type AuditAction =
   | 'retry_job'
   | 'process_data_request'
   | 'rectify_lead'
-  | 'view_consent_history';
+  | 'view_consent_history'
+  | 'release_held_sms';
 
 /** Who did what, to what, when: append-only, never personal data of leads beyond their id. */
 export async function audit(

@@ -151,7 +151,7 @@ describe('SMS budgets', () => {
     await sweep();
     await waitFor(async () => {
       const counts = await worker.deps.queues.queue('sms').getJobCounts('waiting', 'active', 'delayed');
-      return counts.waiting + counts.active + counts.delayed === 0;
+      return (counts.waiting ?? 0) + (counts.active ?? 0) + (counts.delayed ?? 0) === 0;
     });
     expect(sentTo()).toHaveLength(8);
   });
