@@ -15,6 +15,7 @@ const BENCHMARKS = {
   web: 'bench/web.ts',
   analytics: 'bench/analytics.ts',
   outage: 'bench/outage.ts',
+  abuse: 'bench/abuse.ts',
 };
 
 /** @param {string | undefined} only */
