@@ -6,7 +6,7 @@ import { startFakeTwilio, type FakeTwilio } from '@guida/testing/fake-twilio-ser
 import { insertLead } from '@guida/testing/lead-fixture';
 import { waitFor } from '@guida/testing/wait-for';
 import { claimTimeouts } from '../claim-timeouts';
-import { createSweepPendingDeliveries } from '../maintenance/sweep-pending-deliveries';
+import { createSweepPendingDeliveries } from './sweep-pending-deliveries';
 import { createTestWorker, type TestWorker } from '../testing/test-worker';
 
 /**
