@@ -69,9 +69,7 @@ WHERE s.lead_id = :leadId
  * One transition and its timeline entry, atomically. The row lock makes a second,
  * concurrent claim wait, then find the row no longer in a `from` status.
  */
-const transitionStatement = preparedStatement(
-  'sms-transition',
-  `
+const TRANSITION_SQL = `
 WITH changed AS (
   UPDATE sms_messages SET
     status = :to,
@@ -89,8 +87,8 @@ WITH changed AS (
 )
 INSERT INTO sms_events (sms_message_id, status, provider_status, error_code, error_message)
 SELECT id, :to, :providerStatus::text, :errorCode, :errorMessage FROM changed
-`,
-);
+`;
+const transitionStatement = preparedStatement('sms-transition', TRANSITION_SQL);
 
 interface SmsChange {
   attempts?: number | null;
@@ -104,7 +102,7 @@ interface SmsChange {
 }
 
 async function move(db: Knex, smsId: number, transition: Transition<SmsStatus>, change: SmsChange = {}) {
-  const result = await transitionStatement(db, {
+  const values = {
     smsId,
     from: transition.from,
     to: transition.to,
@@ -115,7 +113,12 @@ async function move(db: Knex, smsId: number, transition: Transition<SmsStatus>, 
     errorMessage: change.errorMessage ?? null,
     providerStatus: change.providerStatus ?? null,
     olderThanSeconds: (change.olderThanMs ?? 0) / 1000,
-  });
+  };
+  // A prepared statement takes a connection of its own from the pool: inside a
+  // transaction the statement must run on the transaction's connection instead.
+  const result = db.isTransaction
+    ? await db.raw<{ rowCount: number }>(TRANSITION_SQL, values)
+    : await transitionStatement(db, values);
   return result.rowCount === 1;
 }
 

@@ -155,4 +155,18 @@ describe('SMS budgets', () => {
     });
     expect(sentTo()).toHaveLength(8);
   });
+
+  it('lets no more SMS through than the budget when many jobs run at once (more than the connection pool)', async () => {
+    clockOffsetMs = 0;
+    await worker.db('ebook_requests').delete();
+    twilio.messages.length = 0;
+    const leads = await leadsIn('393481', 40);
+    await enqueue(leads.map((lead) => lead.leadId));
+
+    const statuses = await settled(leads.map((lead) => lead.leadId));
+    expect(statuses.filter((status) => status === 'sent')).toHaveLength(2);
+    expect(statuses.filter((status) => status === 'held')).toHaveLength(38);
+    expect(sentTo()).toHaveLength(2);
+    expect(await worker.db('sms_events').where({ status: 'retrying' })).toEqual([]);
+  });
 });
