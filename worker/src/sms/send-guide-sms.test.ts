@@ -12,6 +12,7 @@ import { gsm7Length } from './gsm7';
 import type { SmsProvider } from '../providers/sms-provider';
 import { createTwilioSmsProvider } from '../providers/twilio-sms-provider';
 import { createSendGuideSms } from './send-guide-sms';
+import { createSendRate } from './send-rate';
 
 let twilio: FakeTwilio;
 let smtp: SmtpCapture;
@@ -173,6 +174,7 @@ describe('sms queue with the real twilio client', () => {
       claimTimeoutMs: claimTimeouts(worker.config).sms,
       budget: { limits: smsBudgetLimits(worker.config), now: () => new Date() },
       rateLimit: (ms) => worker.deps.queues.queue('sms').rateLimit(ms),
+      waitForSendSlot: createSendRate(worker.deps.connection, worker.config.REDIS_KEY_PREFIX, worker.config.SMS_RATE_PER_SECOND),
     });
     // The same job twice, as BullMQ hands it to a second worker when the first one's lock lapses.
     const run = () =>
@@ -201,6 +203,7 @@ describe('an SMS claim left by a worker that stopped mid-send, with Twilio', () 
       claimTimeoutMs: claimTimeouts(worker.config).sms,
       budget: { limits: smsBudgetLimits(worker.config), now: () => new Date() },
       rateLimit: (ms) => worker.deps.queues.queue('sms').rateLimit(ms),
+      waitForSendSlot: createSendRate(worker.deps.connection, worker.config.REDIS_KEY_PREFIX, worker.config.SMS_RATE_PER_SECOND),
     });
   const jobOf = (leadId: number) =>
     new Job(worker.deps.queues.queue('sms'), sendGuideSmsJob.name, { leadId }, { attempts: sendGuideSmsJob.attempts });
@@ -281,6 +284,7 @@ describe('an SMS claim left by a worker that stopped mid-send', () => {
       claimTimeoutMs: claimTimeouts(outbox.config).sms,
       budget: { limits: smsBudgetLimits(outbox.config), now: () => new Date() },
       rateLimit: (ms) => outbox.deps.queues.queue('sms').rateLimit(ms),
+      waitForSendSlot: createSendRate(outbox.deps.connection, outbox.config.REDIS_KEY_PREFIX, outbox.config.SMS_RATE_PER_SECOND),
     });
   const run = (leadId: number) =>
     send()(new Job(outbox.deps.queues.queue('sms'), sendGuideSmsJob.name, { leadId }, { attempts: sendGuideSmsJob.attempts }));

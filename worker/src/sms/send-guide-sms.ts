@@ -33,10 +33,14 @@ export interface SendGuideSmsDeps {
   budget: SmsBudgetCheck;
   /** Pauses the whole sms queue (every worker) after the provider answered 429. */
   rateLimit(ms: number): Promise<void>;
+  /** A place of SMS_RATE_PER_SECOND within `maxWaitMs`, or false (send-rate.ts). */
+  waitForSendSlot(maxWaitMs: number): Promise<boolean>;
 }
 
 /** Clocks of ours and the provider's may differ this much when the earlier SMS is looked for. */
 const PROVIDER_CLOCK_MARGIN_MS = 60_000;
+/** How long a claimed SMS waits for a place of the SMS rate before its job goes back to the queue. */
+const SEND_SLOT_WAIT_MS = 10_000;
 
 /**
  * Sends the guide link by SMS, once. The job may run more than once, even two runs at the
@@ -90,6 +94,17 @@ export function createSendGuideSms(deps: SendGuideSmsDeps) {
         return 'sent before its worker stopped';
       }
       deps.logger.warn({ leadId }, 'SMS of a stopped worker not found at the provider: sending it');
+    }
+
+    if (!(await deps.waitForSendSlot(SEND_SLOT_WAIT_MS))) {
+      // The job goes back to the queue without using an attempt: so does the claim.
+      await handBackSmsClaim(deps.db, sms, {
+        provider: deps.provider.name,
+        errorCode: null,
+        errorMessage: 'no place in SMS_RATE_PER_SECOND yet',
+      });
+      await deps.rateLimit(1000);
+      throw Worker.RateLimitError();
     }
 
     try {
