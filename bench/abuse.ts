@@ -308,11 +308,11 @@ async function main() {
   console.log(`  answers: honest ${JSON.stringify(answers.honest)} · IPv6 /64 ${JSON.stringify(answers.ipv6)} · cross-site ${JSON.stringify(answers.crossSite)}`);
   console.log(`  403 ${count(403)} · 429 ${count(429)} · leads stored ${leadsStored} · SMS statuses ${JSON.stringify(smsStatuses)}`);
   console.log(
-    `  SMS sent ${twilio.messages.length} in the run (${number(perHour(twilio.messages.length))}/h extrapolated) · ` +
-      `global budget ${budgets.globalPerHour}/h`,
+    `  SMS sent ${twilio.messages.length} in the run (the run's pace kept for an hour: ` +
+      `${number(perHour(twilio.messages.length))}/h; the budgets stop the hour at ${budgets.globalPerHour} in total)`,
   );
   console.log(
-    `  SMS to attacker numbers ${attackerSms.length} (${number(perHour(attackerSms.length))}/h extrapolated) · ` +
+    `  SMS to attacker numbers ${attackerSms.length} (the run's pace kept for an hour: ${number(perHour(attackerSms.length))}/h) · ` +
       `budget ${budgets.blockPerHour}/h per block × ${ATTACKER_BLOCKS.length} blocks = ${attackerBudget}/h · ` +
       `held ${smsStatuses.held ?? 0}  ${verdict(pass.attackerSmsWithinBudget)}`,
   );
