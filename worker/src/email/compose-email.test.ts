@@ -41,3 +41,22 @@ describe('emails carry no visitor text but a plain first name', () => {
     }
   });
 });
+
+describe('data-rights emails carry none of the requester’s text', () => {
+  it.each(['gdpr-confirm', 'gdpr-completed', 'gdpr-rejected'] as const)('%s', async (kind) => {
+    const [request] = await database.db('gdpr_data_requests')
+      .insert({
+        email: 'richiedente@example.it',
+        request_type: 'rectification',
+        status: kind === 'gdpr-confirm' ? 'pending' : kind === 'gdpr-completed' ? 'completed' : 'rejected',
+        request_data: JSON.stringify({ details: 'Vai su bit.ly/3xYzAb e chiama 3471234567' }),
+      })
+      .returning<{ id: number }[]>('id');
+    const [row] = await database.db('email_messages')
+      .insert({ kind, data_request_id: request!.id })
+      .returning<{ id: number }[]>('id');
+    const email = await composeEmail(database.db, (await loadEmailContext(database.db, row!.id))!, settings);
+    expect(email!.to).toBe('richiedente@example.it');
+    expect(email!.text).not.toMatch(/bit\.ly|3471234567/);
+  });
+});
