@@ -11,6 +11,7 @@ import * as funnelDaily from './20261123090000_funnel_daily';
 import * as dropUnusedAnalyticsIndexes from './20261123100000_drop_unused_analytics_indexes';
 import * as sendingStatus from './20261124090000_sending_status';
 import * as emailSendingStatus from './20261124120000_email_sending_status';
+import * as smsHeldStatus from './20261124200000_sms_held_status';
 import * as auditLogWithoutPersonalData from './20261124202000_audit_log_without_personal_data';
 import * as repeatRequestsAndHashedLinkTokens from './20261124203000_repeat_requests_and_hashed_link_tokens';
 
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '20261123100000_drop_unused_analytics_indexes': dropUnusedAnalyticsIndexes,
   '20261124090000_sending_status': sendingStatus,
   '20261124120000_email_sending_status': emailSendingStatus,
+  '20261124200000_sms_held_status': smsHeldStatus,
   '20261124202000_audit_log_without_personal_data': auditLogWithoutPersonalData,
   '20261124203000_repeat_requests_and_hashed_link_tokens': repeatRequestsAndHashedLinkTokens,
 };

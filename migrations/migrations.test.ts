@@ -50,6 +50,28 @@ describe('migrations', () => {
     expect(cookies).toMatchObject({ essential: true, analytics: false, marketing: false, preferences: false });
   });
 
+  // Before the older status migrations go down and up (they restore their own status lists).
+  it('allow a held SMS, and send it (pending) when that migration is rolled back', async () => {
+    const smsHeldStatus = { ...migrationConfig, name: '20261124200000_sms_held_status' };
+    const [lead] = await database.db('ebook_requests')
+      .insert({ nome: 'A', cognome: 'B', email: 'a@b.it', telefono: '+393471234570' })
+      .returning('id');
+    const [sms] = await database.db('sms_messages').insert({ lead_id: lead.id, status: 'held' }).returning('*');
+    expect(sms.budget_exempt).toBe(false);
+
+    await database.db.migrate.down(smsHeldStatus);
+    expect(await database.db('sms_messages').where({ id: sms.id }).first()).toMatchObject({ status: 'pending' });
+    expect(await database.db('sms_events').where({ sms_message_id: sms.id }).pluck('status')).toEqual(['pending']);
+    await expect(database.db('sms_messages').where({ id: sms.id }).update({ status: 'held' })).rejects.toThrow(
+      /sms_messages_status_check/,
+    );
+
+    await database.db.migrate.up(smsHeldStatus);
+    await database.db('sms_messages').where({ id: sms.id }).update({ status: 'held' });
+    // The older status migrations below go down too, and know nothing of held.
+    await database.db('sms_messages').where({ id: sms.id }).delete();
+  });
+
   it('allow the sending claim, and turn it into a retry when that migration is rolled back', async () => {
     const sendingStatus = { ...migrationConfig, name: '20261124090000_sending_status' };
     const [lead] = await database.db('ebook_requests')

@@ -16,6 +16,7 @@ const BENCHMARKS = {
   analytics: 'bench/analytics.ts',
   outage: 'bench/outage.ts',
   'admin-login': 'bench/admin-login.ts',
+  abuse: 'bench/abuse.ts',
 };
 
 /** @param {string | undefined} only */

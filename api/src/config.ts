@@ -6,6 +6,7 @@ import {
   loadConfigOrExit,
   requireHttpsInProduction,
   requireTwilioSettings,
+  smsBudgetEnv,
   twilioEnv,
 } from '@guida/shared/config';
 
@@ -67,6 +68,7 @@ export const apiEnvSchema = z
   .object({
     ...commonEnv,
     ...twilioEnv,
+    ...smsBudgetEnv,
     PORT: intEnv(3000, 1, 65535),
     /** API processes sharing the port, one per core of the machine (api/src/api-processes.ts). */
     WEB_CONCURRENCY: intEnv(1, 1, 64),

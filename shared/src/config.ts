@@ -99,6 +99,25 @@ export const twilioEnv = {
   SMS_RATE_PER_SECOND: intEnv(10, 1, 10_000),
 };
 
+/**
+ * SMS budgets (decision 025): SMS handed to the provider per rolling hour and day, in
+ * total, per country of the number and per number block (the first 6 digits of the E.164
+ * number). Beyond a budget the SMS is held, not sent, until the window allows it again or
+ * an admin releases it. Sized for a busy campaign (a few thousand leads a day, a peak hour
+ * of about a sixth of the day) with room to spare, while a pumping run, which
+ * concentrates on a few premium ranges, meets its block budget within minutes.
+ */
+export const smsBudgetEnv = {
+  SMS_BUDGET_GLOBAL_PER_HOUR: intEnv(1500, 1, 10_000_000),
+  SMS_BUDGET_GLOBAL_PER_DAY: intEnv(10_000, 1, 10_000_000),
+  SMS_BUDGET_IT_PER_HOUR: intEnv(1200, 1, 10_000_000),
+  SMS_BUDGET_IT_PER_DAY: intEnv(8000, 1, 10_000_000),
+  SMS_BUDGET_CH_PER_HOUR: intEnv(500, 1, 10_000_000),
+  SMS_BUDGET_CH_PER_DAY: intEnv(3000, 1, 10_000_000),
+  SMS_BUDGET_BLOCK_PER_HOUR: intEnv(60, 1, 10_000_000),
+  SMS_BUDGET_BLOCK_PER_DAY: intEnv(300, 1, 10_000_000),
+};
+
 type TwilioSettings = {
   SMS_PROVIDER: 'outbox' | 'twilio';
   TWILIO_ACCOUNT_SID?: string | undefined;

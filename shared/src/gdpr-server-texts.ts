@@ -100,9 +100,10 @@ export const gdprEmails = {
       ...signature,
     ].join('\n'),
   retentionNoticeSubject: 'Tra poco cancelleremo i tuoi dati',
-  retentionNoticeText: (nome: string, erasureDate: string, months: number) =>
+  /** `name` is greetingName's answer: null greets without a name. */
+  retentionNoticeText: (name: string | null, erasureDate: string, months: number) =>
     [
-      `Ciao ${nome},`,
+      name ? `Ciao ${name},` : 'Ciao,',
       '',
       `conserviamo i dati che ci hai lasciato per richiedere la guida gratuita per ${months} mesi. Il ${erasureDate} questo periodo finisce e li cancelleremo: nome, email, cellulare e lo storico degli invii.`,
       '',

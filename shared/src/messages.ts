@@ -72,15 +72,16 @@ export const formErrorPage = {
 } as const;
 
 export const guideDelivery = {
-  /** SMS with the personal link; `name` is already reduced to GSM-7 characters. */
+  /** SMS with the personal link; `name` passed greetingName and is reduced to GSM-7 characters. */
   smsWithName: (name: string, link: string, validDays: number) =>
     `Ciao ${name}, ecco la tua guida gratuita: ${link} (link valido ${validDays} giorni)`,
   smsWithoutName: (link: string, validDays: number) =>
     `Ecco la tua guida gratuita: ${link} (link valido ${validDays} giorni)`,
   emailSubject: 'La tua guida gratuita',
-  emailText: (name: string, link: string, validDays: number) =>
+  /** `name` is greetingName's answer: null greets without a name. */
+  emailText: (name: string | null, link: string, validDays: number) =>
     [
-      `Ciao ${name},`,
+      name ? `Ciao ${name},` : 'Ciao,',
       '',
       'non siamo riusciti a consegnarti il link della guida via SMS, quindi te lo inviamo qui.',
       '',
@@ -209,4 +210,23 @@ export const analyticsMessages = {
   tooManyEvents: 'Troppi eventi in una sola richiesta.',
   dailyBudgetExceeded: 'Sono stati inviati troppi dati statistici oggi da questa rete. Riprova domani.',
   unknownPage: 'Statistiche non disponibili per questa pagina.',
+} as const;
+
+/** The SMS budgets in the admin (decision 025): the alert on every tab and its release. */
+export const smsBudgetMessages = {
+  alertTitle: 'Budget SMS superato: invii sospesi',
+  alertHeld: (count: number) =>
+    count === 1 ? '1 SMS è trattenuto e non è stato inviato.' : `${count} SMS sono trattenuti e non sono stati inviati.`,
+  alertTripped: 'Limite raggiunto:',
+  alertResume: 'Gli SMS trattenuti partono da soli quando la finestra del budget si libera.',
+  release: 'Rilascia',
+  releaseConfirm: (count: number) =>
+    `Inviare subito ${count === 1 ? "l'SMS trattenuto" : `i ${count} SMS trattenuti`}, anche se il budget è superato? Se si tratta di un attacco (SMS pumping), il costo resta a tuo carico.`,
+  released: (count: number) =>
+    count === 0 ? 'Nessun SMS trattenuto da rilasciare.' : count === 1 ? '1 SMS rilasciato: partirà a breve.' : `${count} SMS rilasciati: partiranno a breve.`,
+  scopeGlobal: 'Totale',
+  scopeCountry: (country: string) => (country === 'CH' ? 'Svizzera' : 'Italia'),
+  scopeBlock: (block: string) => `Numeri +${block}…`,
+  windowHour: 'ultima ora',
+  windowDay: 'ultime 24 ore',
 } as const;

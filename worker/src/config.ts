@@ -7,6 +7,7 @@ import {
   requireHttpsInProduction,
   requireTwilioSettings,
   siteEnv,
+  smsBudgetEnv,
   twilioEnv,
 } from '@guida/shared/config';
 
@@ -17,6 +18,7 @@ export const workerEnvSchema = z
   .object({
     ...commonEnv,
     ...twilioEnv,
+    ...smsBudgetEnv,
     /** Seconds an SMS may wait at the provider before it fails instead of arriving late. */
     SMS_VALIDITY_SECONDS: intEnv(300, 60, 14_400),
     CRM_WEBHOOK_URL: httpUrl.optional(),

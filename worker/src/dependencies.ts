@@ -44,6 +44,7 @@ export function createWorkerDependencies(config: WorkerConfig, logger: Logger): 
     queues,
     smsProvider,
     mailer,
+    now: () => new Date(),
     async close() {
       await queues.close();
       connection.disconnect();

@@ -19,6 +19,8 @@ export interface WorkerDeps {
   queues: JobQueues;
   smsProvider: SmsProvider;
   mailer: Mailer;
+  /** The clock the SMS budgets are counted by (tests move it past a budget window). */
+  now(): Date;
 }
 
 export interface ProcessorDeps extends WorkerDeps {

@@ -16,6 +16,7 @@ import { adminDataRequestsRouter } from './data-requests/admin-data-requests.rou
 import { adminLeadsRouter } from './leads/admin-leads.routes';
 import { adminQueuesRouter } from './queues/admin-queues.routes';
 import { adminReportsRouter } from './reports/admin-reports.routes';
+import { adminSmsBudgetRouter } from './sms-budget/admin-sms-budget.routes';
 
 /**
  * Password checks at a time in this process: each takes a thread of libuv's pool (4 by
@@ -125,5 +126,6 @@ export function adminRouter(deps: ApiDeps) {
   router.use(adminQueuesRouter(deps));
   router.use(adminReportsRouter(deps));
   router.use(adminDataRequestsRouter(deps));
+  router.use(adminSmsBudgetRouter(deps));
   return router;
 }

@@ -14,7 +14,8 @@ export type AuditAction =
   | 'retry_job'
   | 'process_data_request'
   | 'rectify_lead'
-  | 'view_consent_history';
+  | 'view_consent_history'
+  | 'release_held_sms';
 
 /**
  * A username typed at a failed login that matches no account, as stored in the audit log:

@@ -10,10 +10,13 @@
 /**
  * sms_messages.status. `sending` is the claim a worker takes before calling the provider,
  * so two runs of a job send once (decision 019); the provider's reports (sent, delivered,
- * undelivered, failed) only ever move an SMS forward (see smsStatusRank).
+ * undelivered, failed) only ever move an SMS forward (see smsStatusRank). `held`: an SMS
+ * budget stopped it before the provider was called; it goes back to pending when the
+ * budget allows again or an admin releases it (decision 025).
  */
 export const SMS_STATUSES = [
   'pending',
+  'held',
   'retrying',
   'sending',
   'sent',
@@ -51,7 +54,16 @@ export const SMS_TRANSITIONS = {
   skip: { from: UNSENT, to: 'skipped' },
   /** The admin's "resend" or "retry": only a finished SMS can go again. */
   reopen: { from: ['sent', 'delivered', 'undelivered', 'failed', 'skipped'], to: 'pending' },
+  /** An SMS budget is reached: the SMS waits, nothing goes to the provider. */
+  hold: { from: UNSENT, to: 'held' },
+  /** The budget allows it again (the sweeper, oldest first). */
+  resume: { from: ['held'], to: 'pending' },
+  /** The admin's "release": sent even though a budget is still reached. */
+  release: { from: ['held'], to: 'pending' },
 } as const satisfies Record<string, Transition<SmsStatus>>;
+
+/** Stopped by an SMS budget: the admin's alert counts these. */
+export const SMS_HELD: SmsStatus = SMS_TRANSITIONS.hold.to;
 
 /** The provider rate-limited the call: the claim goes back to what it was (no attempt used). */
 export const SMS_HAND_BACK_FROM = SENDING;
@@ -103,6 +115,7 @@ export const SMS_HANDED_OVER_EVENT: SmsStatus = 'sent';
 
 const SMS_STATUS_RANK: Record<SmsStatus, number> = {
   pending: 0,
+  held: 0,
   retrying: 1,
   sending: 2,
   sent: 3,

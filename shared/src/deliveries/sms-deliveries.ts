@@ -3,6 +3,7 @@ import { preparedStatement } from '../server/prepared-statement';
 import {
   DeliveryTransitionError,
   SMS_FAILED_STATUSES,
+  SMS_HELD,
   SMS_HAND_BACK_FROM,
   SMS_HANDED_OVER,
   SMS_STATUSES,
@@ -12,6 +13,16 @@ import {
   type Transition,
 } from './delivery-statuses';
 import { dueRows, isClaimable, isTakeOver, sqlList, statusOf, type DueOptions } from './delivery-table';
+import {
+  BUDGET_WINDOWS,
+  budgetName,
+  countOneMore,
+  exceededBudget,
+  lockSmsBudget,
+  smsBudgetUsage,
+  type Budget,
+  type SmsBudgetLimits,
+} from './sms-budget';
 
 /**
  * sms_messages and its timeline, sms_events: every write to them. Each status change
@@ -32,13 +43,15 @@ export interface SmsToSend {
   expires_at: Date;
   /** Another lead with this phone already got an SMS in the last 24 hours. */
   phone_recently_served: boolean;
+  /** An admin released it: sent even though an SMS budget is reached. */
+  budget_exempt: boolean;
 }
 
 // The statements of every SMS, prepared once per connection (see prepared-statement.ts).
 const loadStatement = preparedStatement<SmsToSend>(
   'load-sms-to-send',
   `
-SELECT s.id AS sms_id, s.status, s.attempts, s.updated_at, l.nome, l.telefono, t.token_hash, t.expires_at,
+SELECT s.id AS sms_id, s.status, s.attempts, s.updated_at, s.budget_exempt, l.nome, l.telefono, t.token_hash, t.expires_at,
   EXISTS (
     SELECT 1 FROM ebook_requests other
     JOIN sms_messages served ON served.lead_id = other.id
@@ -57,9 +70,7 @@ WHERE s.lead_id = :leadId
  * One transition and its timeline entry, atomically. The row lock makes a second,
  * concurrent claim wait, then find the row no longer in a `from` status.
  */
-const transitionStatement = preparedStatement(
-  'sms-transition',
-  `
+const TRANSITION_SQL = `
 WITH changed AS (
   UPDATE sms_messages SET
     status = :to,
@@ -77,8 +88,8 @@ WITH changed AS (
 )
 INSERT INTO sms_events (sms_message_id, status, provider_status, error_code, error_message)
 SELECT id, :to, :providerStatus::text, :errorCode, :errorMessage FROM changed
-`,
-);
+`;
+const transitionStatement = preparedStatement('sms-transition', TRANSITION_SQL);
 
 interface SmsChange {
   attempts?: number | null;
@@ -92,7 +103,7 @@ interface SmsChange {
 }
 
 async function move(db: Knex, smsId: number, transition: Transition<SmsStatus>, change: SmsChange = {}) {
-  const result = await transitionStatement(db, {
+  const values = {
     smsId,
     from: transition.from,
     to: transition.to,
@@ -103,7 +114,12 @@ async function move(db: Knex, smsId: number, transition: Transition<SmsStatus>, 
     errorMessage: change.errorMessage ?? null,
     providerStatus: change.providerStatus ?? null,
     olderThanSeconds: (change.olderThanMs ?? 0) / 1000,
-  });
+  };
+  // A prepared statement takes a connection of its own from the pool: inside a
+  // transaction the statement must run on the transaction's connection instead.
+  const result = db.isTransaction
+    ? await db.raw<{ rowCount: number }>(TRANSITION_SQL, values)
+    : await transitionStatement(db, values);
   return result.rowCount === 1;
 }
 
@@ -116,19 +132,33 @@ export const smsStatus = (db: Knex, smsId: number) => statusOf<SmsStatus>(db, 's
 /** True when a worker may try the SMS: claim it, or take over a claim. */
 export const smsIsClaimable = (status: SmsStatus) => isClaimable(SMS_TRANSITIONS, status);
 
+/** The SMS budgets and the clock they are counted by (a test moves it past a window). */
+export interface SmsBudgetCheck {
+  limits: SmsBudgetLimits;
+  now(): Date;
+}
+
+export type SmsClaim = 'claimed' | 'taken-over' | { held: Budget } | null;
+
 /**
  * Takes the SMS (`sending`, with a timeline entry) before the provider is called; null
  * when another run holds it, or it was sent or given up meanwhile. `attempts` counts
  * this attempt. A claim older than `claimTimeoutMs` was left by a worker that stopped
  * while it called the provider, and is taken over ('taken-over'): the provider may have
  * taken that SMS, so ask it before sending again.
+ *
+ * A new claim first counts the SMS budgets, under a lock every worker takes for "count,
+ * then claim", so concurrent claims cannot all take the last place: when one more SMS to
+ * this number would exceed a budget, the SMS is held instead (`{ held }`), unless an
+ * admin released it. A takeover is already counted (its claim is).
  */
 export async function claimSms(
   db: Knex,
-  sms: { sms_id: number; status: SmsStatus },
+  sms: { sms_id: number; status: SmsStatus; telefono: string; budget_exempt: boolean },
   attempts: number,
   claimTimeoutMs: number,
-): Promise<'claimed' | 'taken-over' | null> {
+  budget: SmsBudgetCheck,
+): Promise<SmsClaim> {
   if (isTakeOver(SMS_TRANSITIONS, sms.status)) {
     const taken = await move(db, sms.sms_id, SMS_TRANSITIONS.takeOver, {
       attempts,
@@ -137,7 +167,18 @@ export async function claimSms(
     });
     return taken ? 'taken-over' : null;
   }
-  return (await move(db, sms.sms_id, SMS_TRANSITIONS.claim, { attempts })) ? 'claimed' : null;
+  if (sms.budget_exempt) return (await move(db, sms.sms_id, SMS_TRANSITIONS.claim, { attempts })) ? 'claimed' : null;
+  return db.transaction(async (trx) => {
+    await lockSmsBudget(trx);
+    const exceeded = exceededBudget(sms.telefono, await smsBudgetUsage(trx, budget.now()), budget.limits);
+    if (exceeded) {
+      const held = await move(trx, sms.sms_id, SMS_TRANSITIONS.hold, {
+        errorMessage: `SMS budget reached: ${budgetName(exceeded)}`,
+      });
+      return held ? { held: exceeded } : null;
+    }
+    return (await move(trx, sms.sms_id, SMS_TRANSITIONS.claim, { attempts })) ? 'claimed' : null;
+  });
 }
 
 /** The provider took the SMS (now, or, after a takeover, before its worker stopped). */
@@ -293,3 +334,125 @@ export async function listSmsDue(db: Knex, options: DueOptions) {
   >('lead_id', 'status');
   return rows.map((row) => ({ leadId: row.lead_id, abandoned: isTakeOver(SMS_TRANSITIONS, row.status) }));
 }
+
+/** Moves held SMS back to pending with a timeline entry each; their lead ids. */
+async function unhold(db: Knex, smsIds: number[], transition: Transition<SmsStatus>, origin: string, exempt: boolean) {
+  if (smsIds.length === 0) return [];
+  const { rows } = await db.raw<{ rows: { lead_id: number }[] }>(
+    `
+WITH moved AS (
+  UPDATE sms_messages SET status = :to, updated_at = now(), error_message = NULL,
+    budget_exempt = budget_exempt OR :exempt
+  WHERE id = ANY(:ids::int[]) AND status = ANY(:from::text[])
+  RETURNING id, lead_id, created_at
+), logged AS (
+  INSERT INTO sms_events (sms_message_id, status, provider_status)
+  SELECT id, :to, :origin FROM moved
+)
+SELECT lead_id FROM moved ORDER BY created_at
+`,
+    { to: transition.to, from: transition.from, ids: smsIds, exempt, origin },
+  );
+  return rows.map((row) => row.lead_id);
+}
+
+/**
+ * Held SMS the budgets allow again, oldest first, as many as fit: back to pending (the
+ * caller enqueues their leads; the worker counts again under the budget lock before it
+ * sends). Blocks, countries or the whole budget still full are skipped in the query, so
+ * a flood of held SMS in a few blocks never hides an honest one behind it.
+ */
+export async function resumeHeldSms(db: Knex, budget: SmsBudgetCheck, limit: number) {
+  const usage = await smsBudgetUsage(db, budget.now());
+  const { limits } = budget;
+  if (BUDGET_WINDOWS.some((window) => usage.global[window] >= limits.global[window])) return [];
+  const fullBlocks = [...usage.block.entries()]
+    .filter(([, counts]) => BUDGET_WINDOWS.some((window) => counts[window] >= limits.block[window]))
+    .map(([block]) => block);
+  const fullCountryCodes = Object.entries({ '+39': 'IT', '+41': 'CH' } as const)
+    .filter(([, country]) => BUDGET_WINDOWS.some((window) => usage.country[country][window] >= limits.country[country][window]))
+    .map(([code]) => code);
+  const held = await db('sms_messages as s')
+    .join('ebook_requests as l', 'l.id', 's.lead_id')
+    .where('s.status', SMS_HELD)
+    .whereRaw('substr(l.telefono, 2, 6) <> ALL(?::text[])', [fullBlocks])
+    .whereRaw('substr(l.telefono, 1, 3) <> ALL(?::text[])', [fullCountryCodes])
+    .orderBy('s.created_at')
+    .limit(limit)
+    .select<{ id: number; telefono: string }[]>('s.id', 'l.telefono');
+  const chosen: number[] = [];
+  for (const row of held) {
+    if (exceededBudget(row.telefono, usage, limits)) continue;
+    countOneMore(row.telefono, usage);
+    chosen.push(row.id);
+  }
+  return unhold(db, chosen, SMS_TRANSITIONS.resume, 'budget-resume', false);
+}
+
+/**
+ * The admin's "release": every held SMS goes back to pending and is sent even though a
+ * budget is still reached (it still counts against the budgets). Their lead ids, oldest
+ * first, for the caller to enqueue.
+ */
+export async function releaseHeldSms(db: Knex, origin: string) {
+  const ids = await db('sms_messages').where({ status: SMS_HELD }).pluck<number[]>('id');
+  return unhold(db, ids, SMS_TRANSITIONS.release, origin, true);
+}
+
+export interface SmsBudgetStatus {
+  scope: Budget['scope'];
+  key: string | null;
+  window: Budget['window'];
+  count: number;
+  limit: number;
+  tripped: boolean;
+}
+
+/** Blocks shown besides the tripped ones: the busiest of the day. */
+const BUSIEST_BLOCKS_SHOWN = 3;
+
+/**
+ * What the admin's alert shows: every budget with its count (global, each country, the
+ * tripped blocks and the busiest ones), whether it is tripped (one more SMS would exceed
+ * it), and the held SMS.
+ */
+export async function smsBudgetOverview(db: Knex, budget: SmsBudgetCheck) {
+  const usage = await smsBudgetUsage(db, budget.now());
+  const { limits } = budget;
+  const status = (scope: Budget['scope'], key: string | null, window: Budget['window'], count: number, limit: number) =>
+    ({ scope, key, window, count, limit, tripped: count >= limit }) satisfies SmsBudgetStatus;
+  const heldRows = await db('sms_messages as s')
+    .join('ebook_requests as l', 'l.id', 's.lead_id')
+    .where('s.status', SMS_HELD)
+    .groupByRaw('substr(l.telefono, 2, 6)')
+    .select<{ block: string; count: number; oldest: Date }[]>(
+      db.raw('substr(l.telefono, 2, 6) AS block'),
+      db.raw('count(*)::int AS count'),
+      db.raw('min(s.created_at) AS oldest'),
+    );
+  const blocks = [...usage.block.entries()]
+    .sort(([, a], [, b]) => b.day - a.day)
+    .filter(
+      ([block, counts], index) =>
+        index < BUSIEST_BLOCKS_SHOWN ||
+        BUDGET_WINDOWS.some((window) => counts[window] >= limits.block[window]) ||
+        heldRows.some((row) => row.block === block),
+    );
+  const budgets: SmsBudgetStatus[] = BUDGET_WINDOWS.flatMap((window) => [
+    status('global', null, window, usage.global[window], limits.global[window]),
+    status('country', 'IT', window, usage.country.IT[window], limits.country.IT[window]),
+    status('country', 'CH', window, usage.country.CH[window], limits.country.CH[window]),
+    ...blocks.map(([block, counts]) => status('block', block, window, counts[window], limits.block[window])),
+  ]);
+  const oldest = heldRows.reduce<Date | null>((min, row) => (min && min < row.oldest ? min : row.oldest), null);
+  return {
+    budgets,
+    tripped: budgets.some((entry) => entry.tripped),
+    held: {
+      count: heldRows.reduce((sum, row) => sum + row.count, 0),
+      oldestAt: oldest,
+      byBlock: heldRows.map((row) => ({ block: row.block, count: row.count })).sort((a, b) => b.count - a.count),
+    },
+  };
+}
+

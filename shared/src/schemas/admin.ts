@@ -252,3 +252,26 @@ export const dataRequestListSchema = z.object({
   ),
 });
 export type DataRequestList = z.infer<typeof dataRequestListSchema>;
+
+/** GET /api/admin/sms-budget: every SMS budget against its count, and the held SMS (decision 025). */
+export const smsBudgetOverviewSchema = z.object({
+  budgets: z.array(
+    z.object({
+      scope: z.enum(['global', 'country', 'block']),
+      /** The country (IT, CH) or the number block (first 6 digits); null for the global budget. */
+      key: z.string().nullable(),
+      window: z.enum(['hour', 'day']),
+      count: z.number(),
+      limit: z.number(),
+      /** One more SMS counted here would be held. */
+      tripped: z.boolean(),
+    }),
+  ),
+  tripped: z.boolean(),
+  held: z.object({
+    count: z.number(),
+    oldestAt: z.string().nullable(),
+    byBlock: z.array(z.object({ block: z.string(), count: z.number() })),
+  }),
+});
+export type SmsBudgetOverview = z.infer<typeof smsBudgetOverviewSchema>;

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { daysLeft, guideLinkUrl } from '@guida/shared/lead-rules';
+import { greetingName } from '@guida/shared/greeting-name';
 import { erasureDateOf, gdprEmails } from '@guida/shared/gdpr-server-texts';
 import { guideDelivery } from '@guida/shared/messages';
 import { guideLinkToken, keyGuideLink } from '@guida/shared/server/guide-link-token';
@@ -32,7 +33,7 @@ export async function composeEmail(
         to: message.email,
         subject: guideDelivery.emailSubject,
         text: guideDelivery.emailText(
-          message.nome,
+          greetingName(message.nome),
           guideLinkUrl(settings.publicBaseUrl, token),
           daysLeft(message.expires_at),
         ),
@@ -44,7 +45,7 @@ export async function composeEmail(
         to: message.email,
         subject: gdprEmails.retentionNoticeSubject,
         text: gdprEmails.retentionNoticeText(
-          message.nome,
+          greetingName(message.nome),
           erasureDateOf(message.lead_created_at, settings.retentionMonths),
           settings.retentionMonths,
         ),

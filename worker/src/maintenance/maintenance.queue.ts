@@ -1,4 +1,5 @@
 import { UnrecoverableError, type Job } from 'bullmq';
+import { smsBudgetLimits } from '@guida/shared/deliveries/sms-budget';
 import {
   applyRetentionJob,
   rollUpFunnelJob,
@@ -28,7 +29,8 @@ export const maintenanceQueue: QueueDeclaration = {
     { job: applyRetentionJob, everyMs: config.RETENTION_INTERVAL_MS },
     { job: rollUpFunnelJob, everyMs: FUNNEL_ROLLUP_INTERVAL_MS },
   ],
-  processor: ({ config, db, queues, logger, claimTimeouts }) => {
+  processor: ({ config, db, queues, logger, claimTimeouts, now }) => {
+    const smsBudget = { limits: smsBudgetLimits(config), now };
     const run: Record<string, () => Promise<unknown>> = {
       [sweepPendingDeliveriesJob.name]: createSweepPendingDeliveries({
         db,
@@ -36,11 +38,19 @@ export const maintenanceQueue: QueueDeclaration = {
         logger,
         graceMs: config.SWEEP_GRACE_MS,
         claimTimeouts,
+        smsBudget,
       }),
       // After an outage the rows younger than the grace are the very ones whose jobs the
       // API could not add. The grace only spares a periodic sweep from re-adding jobs the
       // API is adding at that moment, harmless anyway (same job ids; the claim, decision 019).
-      [sweepAfterReconnectJob.name]: createSweepPendingDeliveries({ db, queues, logger, graceMs: 0, claimTimeouts }),
+      [sweepAfterReconnectJob.name]: createSweepPendingDeliveries({
+        db,
+        queues,
+        logger,
+        graceMs: 0,
+        claimTimeouts,
+        smsBudget,
+      }),
       [applyRetentionJob.name]: createApplyRetention({
         db,
         queues,

@@ -1,5 +1,6 @@
 import { Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { smsBudgetLimits } from '@guida/shared/deliveries/sms-budget';
 import { sendGuideSmsJob } from '@guida/shared/jobs/sms';
 import { createLogger } from '@guida/shared/server/logger';
 import { insertLead } from '@guida/testing/lead-fixture';
@@ -25,6 +26,7 @@ const sweepWithGrace = (graceMs: number) =>
     logger,
     graceMs,
     claimTimeouts: claimTimeouts(worker.config),
+    smsBudget: { limits: smsBudgetLimits(worker.config), now: () => new Date() },
   });
 
 describe('sweeping unsent deliveries', () => {

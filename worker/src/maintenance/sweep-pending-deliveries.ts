@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { listCrmDue } from '@guida/shared/deliveries/crm-deliveries';
 import { listEmailDue } from '@guida/shared/deliveries/email-deliveries';
-import { listSmsDue } from '@guida/shared/deliveries/sms-deliveries';
+import { listSmsDue, resumeHeldSms, type SmsBudgetCheck } from '@guida/shared/deliveries/sms-deliveries';
 import { deliverToCrmJob } from '@guida/shared/jobs/crm';
 import { sendEmailJob } from '@guida/shared/jobs/email';
 import { GDPR_JOB_FOR_REQUEST_TYPE } from '@guida/shared/jobs/gdpr';
@@ -19,6 +19,8 @@ export interface SweepDeps {
   graceMs: number;
   /** Per kind, how old a claim must be to count as left by a worker that stopped mid-send. */
   claimTimeouts: ClaimTimeouts;
+  /** Held SMS go back to pending, oldest first, as far as these budgets allow again. */
+  smsBudget: SmsBudgetCheck;
   batchSize?: number;
 }
 
@@ -29,12 +31,23 @@ export interface SweepDeps {
  * a finished one (the delivery was reopened since) is replaced. Claims older than their
  * claim timeout (a worker stopped mid-send) are enqueued the same way: their job takes the
  * claim over (decision 021). Also closes expired 24-hour phone windows, so no phone number
- * stays longer than needed.
+ * stays longer than needed. Held SMS the SMS budgets allow again are resumed, oldest
+ * first (decision 025): the circuit breaker closes by itself when its window passes.
  */
-export function createSweepPendingDeliveries({ db, queues, logger, graceMs, claimTimeouts, batchSize = 1000 }: SweepDeps) {
+export function createSweepPendingDeliveries({
+  db,
+  queues,
+  logger,
+  graceMs,
+  claimTimeouts,
+  smsBudget,
+  batchSize = 1000,
+}: SweepDeps) {
   const due = (claimTimeoutMs: number) => ({ graceMs, claimTimeoutMs, limit: batchSize });
 
   return async function sweepPendingDeliveries() {
+    const resumed = await resumeHeldSms(db, smsBudget, batchSize);
+    await queues.enqueueAgain(sendGuideSmsJob, resumed.map((leadId) => ({ leadId })));
     const sms = await listSmsDue(db, due(claimTimeouts.sms));
     await queues.enqueueAgain(sendGuideSmsJob, sms.map(({ leadId }) => ({ leadId })));
     const crm = await listCrmDue(db, due(claimTimeouts.crm));
@@ -82,6 +95,7 @@ export function createSweepPendingDeliveries({ db, queues, logger, graceMs, clai
       .delete();
 
     const result = {
+      resumedSms: resumed.length,
       sms: sms.length,
       crm: crm.length,
       email: email.length,
@@ -89,7 +103,7 @@ export function createSweepPendingDeliveries({ db, queues, logger, graceMs, clai
       abandonedClaims,
       closedWindows,
     };
-    if (sms.length + crm.length + email.length + gdpr.length > 0) logger.info(result, 'swept unsent deliveries');
+    if (resumed.length + sms.length + crm.length + email.length + gdpr.length > 0) logger.info(result, 'swept unsent deliveries');
     return result;
   };
 }

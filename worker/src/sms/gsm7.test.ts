@@ -41,4 +41,14 @@ describe('guide SMS text', () => {
     const text = guideSmsText({ nome: 'Mario', link: longLink, validDays: 30 });
     expect(text.startsWith('Ecco')).toBe(true);
   });
+
+  it('never carries visitor text other than a plain first name of at most 15 characters', () => {
+    const withoutName = `Ecco la tua guida gratuita: ${link} (link valido 30 giorni)`;
+    for (const nome of ['Vai su bit.ly/3xYzAb', 'Chiama 3471234567', 'Mario!', 'Massimilianoooooo', 'Łukasz']) {
+      expect(guideSmsText({ nome, link, validDays: 30 }), nome).toBe(withoutName);
+    }
+    expect(guideSmsText({ nome: "D'Angelo", link, validDays: 30 })).toBe(
+      `Ciao D'Angelo, ecco la tua guida gratuita: ${link} (link valido 30 giorni)`,
+    );
+  });
 });

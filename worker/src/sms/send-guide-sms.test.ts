@@ -1,5 +1,6 @@
 import { Job } from 'bullmq';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { smsBudgetLimits } from '@guida/shared/deliveries/sms-budget';
 import { sendGuideSmsJob } from '@guida/shared/jobs/sms';
 import { sha256Hex } from '@guida/shared/server/personal-data-hash';
 import { TWILIO_ERRORS, startFakeTwilio, type FakeTwilio } from '@guida/testing/fake-twilio-server';
@@ -12,6 +13,7 @@ import { gsm7Length } from './gsm7';
 import type { SmsProvider } from '../providers/sms-provider';
 import { createTwilioSmsProvider } from '../providers/twilio-sms-provider';
 import { createSendGuideSms } from './send-guide-sms';
+import { createSendRate } from './send-rate';
 
 let twilio: FakeTwilio;
 let smtp: SmtpCapture;
@@ -192,7 +194,9 @@ describe('sms queue with the real twilio client', () => {
       publicBaseUrl: worker.config.PUBLIC_BASE_URL,
       linkTokenSecret: worker.config.LINK_TOKEN_SECRET,
       claimTimeoutMs: claimTimeouts(worker.config).sms,
+      budget: { limits: smsBudgetLimits(worker.config), now: () => new Date() },
       rateLimit: (ms) => worker.deps.queues.queue('sms').rateLimit(ms),
+      waitForSendSlot: createSendRate(worker.deps.connection, worker.config.REDIS_KEY_PREFIX, worker.config.SMS_RATE_PER_SECOND),
     });
     // The same job twice, as BullMQ hands it to a second worker when the first one's lock lapses.
     const run = () =>
@@ -220,7 +224,9 @@ describe('an SMS claim left by a worker that stopped mid-send, with Twilio', () 
       publicBaseUrl: worker.config.PUBLIC_BASE_URL,
       linkTokenSecret: worker.config.LINK_TOKEN_SECRET,
       claimTimeoutMs: claimTimeouts(worker.config).sms,
+      budget: { limits: smsBudgetLimits(worker.config), now: () => new Date() },
       rateLimit: (ms) => worker.deps.queues.queue('sms').rateLimit(ms),
+      waitForSendSlot: createSendRate(worker.deps.connection, worker.config.REDIS_KEY_PREFIX, worker.config.SMS_RATE_PER_SECOND),
     });
   const jobOf = (leadId: number) =>
     new Job(worker.deps.queues.queue('sms'), sendGuideSmsJob.name, { leadId }, { attempts: sendGuideSmsJob.attempts });
@@ -300,7 +306,9 @@ describe('an SMS claim left by a worker that stopped mid-send', () => {
       publicBaseUrl: outbox.config.PUBLIC_BASE_URL,
       linkTokenSecret: outbox.config.LINK_TOKEN_SECRET,
       claimTimeoutMs: claimTimeouts(outbox.config).sms,
+      budget: { limits: smsBudgetLimits(outbox.config), now: () => new Date() },
       rateLimit: (ms) => outbox.deps.queues.queue('sms').rateLimit(ms),
+      waitForSendSlot: createSendRate(outbox.deps.connection, outbox.config.REDIS_KEY_PREFIX, outbox.config.SMS_RATE_PER_SECOND),
     });
   const run = (leadId: number) =>
     send()(new Job(outbox.deps.queues.queue('sms'), sendGuideSmsJob.name, { leadId }, { attempts: sendGuideSmsJob.attempts }));

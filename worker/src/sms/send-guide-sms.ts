@@ -11,7 +11,9 @@ import {
   skipSms,
   smsIsClaimable,
   smsStatus,
+  type SmsBudgetCheck,
 } from '@guida/shared/deliveries/sms-deliveries';
+import { budgetName } from '@guida/shared/deliveries/sms-budget';
 import { sendGuideSmsJob } from '@guida/shared/jobs/sms';
 import { daysLeft, guideLinkUrl } from '@guida/shared/lead-rules';
 import { guideLinkToken, keyGuideLink } from '@guida/shared/server/guide-link-token';
@@ -30,12 +32,18 @@ export interface SendGuideSmsDeps {
   linkTokenSecret: string;
   /** A claim older than this was left by a worker that stopped mid-send. */
   claimTimeoutMs: number;
+  /** Beyond these the SMS is held, not sent (decision 025). */
+  budget: SmsBudgetCheck;
   /** Pauses the whole sms queue (every worker) after the provider answered 429. */
   rateLimit(ms: number): Promise<void>;
+  /** A place of SMS_RATE_PER_SECOND within `maxWaitMs`, or false (send-rate.ts). */
+  waitForSendSlot(maxWaitMs: number): Promise<boolean>;
 }
 
 /** Clocks of ours and the provider's may differ this much when the earlier SMS is looked for. */
 const PROVIDER_CLOCK_MARGIN_MS = 60_000;
+/** How long a claimed SMS waits for a place of the SMS rate before its job goes back to the queue. */
+const SEND_SLOT_WAIT_MS = 10_000;
 
 /**
  * Sends the guide link by SMS, once. The job may run more than once, even two runs at the
@@ -44,7 +52,8 @@ const PROVIDER_CLOCK_MARGIN_MS = 60_000;
  * the claim succeeds; a phone that already got an SMS from another lead in 24 h is
  * skipped. A claim left by a worker that stopped mid-send is taken over once it is older
  * than the claim timeout, and the provider is asked whether it got that SMS before it is
- * sent again (decision 021).
+ * sent again (decision 021). An SMS that would exceed an SMS budget is held, with no
+ * provider call; the sweeper or an admin puts it back (decision 025).
  */
 export function createSendGuideSms(deps: SendGuideSmsDeps) {
   return async function sendGuideSms(job: Job): Promise<string> {
@@ -58,10 +67,14 @@ export function createSendGuideSms(deps: SendGuideSmsDeps) {
       return 'skipped: phone already served within 24 h';
     }
 
-    const claim = await claimSms(deps.db, sms, attempts, deps.claimTimeoutMs);
+    const claim = await claimSms(deps.db, sms, attempts, deps.claimTimeoutMs, deps.budget);
     if (!claim) {
       const status = await smsStatus(deps.db, sms.sms_id);
       return status ? `skipped: already ${status}` : 'skipped: the lead no longer exists';
+    }
+    if (typeof claim === 'object') {
+      deps.logger.warn({ leadId, budget: budgetName(claim.held) }, 'SMS budget reached: SMS held');
+      return `held: ${budgetName(claim.held)} reached`;
     }
 
     // The token exists only in the message: the database keeps its hash.
@@ -87,6 +100,17 @@ export function createSendGuideSms(deps: SendGuideSmsDeps) {
         return 'sent before its worker stopped';
       }
       deps.logger.warn({ leadId }, 'SMS of a stopped worker not found at the provider: sending it');
+    }
+
+    if (!(await deps.waitForSendSlot(SEND_SLOT_WAIT_MS))) {
+      // The job goes back to the queue without using an attempt: so does the claim.
+      await handBackSmsClaim(deps.db, sms, {
+        provider: deps.provider.name,
+        errorCode: null,
+        errorMessage: 'no place in SMS_RATE_PER_SECOND yet',
+      });
+      await deps.rateLimit(1000);
+      throw Worker.RateLimitError();
     }
 
     try {

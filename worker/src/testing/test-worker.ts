@@ -10,9 +10,13 @@ import { startWorkers } from '../start-workers';
 
 /**
  * Worker dependencies on a private copy of the test database and a private Redis prefix,
- * with short retry delays. `start: false` gives the dependencies without running workers.
+ * with short retry delays. `start: false` gives the dependencies without running workers;
+ * `now` replaces the clock the SMS budgets are counted by.
  */
-export async function createTestWorker(env: Record<string, string> = {}, { start = true } = {}) {
+export async function createTestWorker(
+  env: Record<string, string> = {},
+  { start = true, now }: { start?: boolean; now?: () => Date } = {},
+) {
   const database = await createTestDatabase();
   const prefix = uniquePrefix('worker');
   const config = parseEnv(workerEnvSchema, {
@@ -31,6 +35,7 @@ export async function createTestWorker(env: Record<string, string> = {}, { start
     ...env,
   });
   const deps = createWorkerDependencies(config, createLogger({ service: 'worker-test', level: config.LOG_LEVEL }));
+  if (now) deps.now = now;
   const runtime = start ? startWorkers(deps) : null;
   return {
     config,

@@ -15,6 +15,7 @@ import type {
   LeadFilters,
   LeadList,
   QueueStats,
+  SmsBudgetOverview,
 } from '@guida/shared/schemas/admin';
 import type { ConsentHistory } from '@guida/shared/schemas/gdpr';
 import { toast } from '../../components/ui/toast-store';
@@ -48,6 +49,8 @@ const leadsUrl = (filters: LeadFilterValues, page: number, pageSize: number) =>
 export const leadsExportUrl = (filters: LeadFilterValues) => adminUrl('/api/admin/leads/export.csv', filters);
 export const leadUrl = (id: number) => `/api/admin/leads/${id}`;
 export const QUEUES_URL = '/api/admin/queues';
+export const SMS_BUDGET_URL = '/api/admin/sms-budget';
+export const SMS_BUDGET_RELEASE_URL = '/api/admin/sms-budget/release';
 const failedJobsUrl = (name: string) => `${QUEUES_URL}/${encodeURIComponent(name)}/failed`;
 export const retryJobUrl = (name: string, jobId: string) =>
   `${QUEUES_URL}/${encodeURIComponent(name)}/jobs/${encodeURIComponent(jobId)}/retry`;
@@ -173,6 +176,11 @@ export function useLeadDetail(id: number) {
 /** Polled every 5 s while the browser tab is visible (react-query pauses hidden tabs). */
 export function useQueueStats() {
   return useQuery<QueueStats>({ queryKey: [QUEUES_URL], queryFn: adminGet, refetchInterval: POLL_MS });
+}
+
+/** The SMS budgets and the held SMS, polled like the queues (the alert on every tab). */
+export function useSmsBudget() {
+  return useQuery<SmsBudgetOverview>({ queryKey: [SMS_BUDGET_URL], queryFn: adminGet, refetchInterval: POLL_MS });
 }
 
 export function useFailedJobs(name: string) {

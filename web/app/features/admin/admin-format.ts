@@ -75,6 +75,7 @@ const labelOf = (labels: Record<string, string>, value: string | null) =>
 
 const STATUS_LABELS: Record<SmsStatus | DeliveryStatus, string> = {
   pending: 'In attesa',
+  held: 'Trattenuto (budget SMS)',
   retrying: 'Nuovo tentativo',
   sending: 'In invio',
   sent: 'Inviato',
@@ -91,6 +92,7 @@ const STATUS_TONES: Partial<Record<SmsStatus | DeliveryStatus, StatusTone>> = {
   delivered: 'success',
   undelivered: 'danger',
   failed: 'danger',
+  held: 'danger',
 };
 export const statusTone = (status: string | null): StatusTone =>
   (status === null ? undefined : (STATUS_TONES as Record<string, StatusTone>)[status]) ?? 'neutral';

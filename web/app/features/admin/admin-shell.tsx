@@ -8,6 +8,7 @@ import { ConsentsTab } from './consents-tab';
 import { FunnelTab } from './funnel-tab';
 import { LeadsTab } from './leads-tab';
 import { QueuesTab } from './queues-tab';
+import { SmsBudgetAlert } from './sms-budget-alert';
 
 const TABS = [
   { value: 'lead', label: 'Lead', Panel: LeadsTab },
@@ -83,6 +84,7 @@ function Dashboard({ username }: { username: string }) {
         </div>
       </header>
       <main className="mx-auto max-w-7xl px-4 py-6">
+        <SmsBudgetAlert />
         <Tabs.Root value={tab} onValueChange={(value) => update({ tab: value })}>
           <Tabs.List aria-label="Sezioni dell’area amministrazione" className="mb-4 flex flex-wrap gap-1 border-b border-slate-300">
             {TABS.map(({ value, label }) => (

@@ -1,0 +1,170 @@
+import type { Knex } from 'knex';
+import { SMS_TRANSITIONS } from './delivery-statuses';
+
+/**
+ * The SMS budgets (decision 025): how many SMS the provider took in the rolling hour and
+ * day, in total, per country and per number block, counted from sms_messages (the
+ * record of what was handed over), against the configured limits. Nothing here is kept
+ * anywhere else: after an outage of anything, the counts are still right.
+ */
+
+export const BUDGET_WINDOWS = ['hour', 'day'] as const;
+export type BudgetWindow = (typeof BUDGET_WINDOWS)[number];
+const WINDOW_MS: Record<BudgetWindow, number> = { hour: 3600_000, day: 24 * 3600_000 };
+
+/** Countries we send to, by the calling code of the number. */
+export const BUDGET_COUNTRIES = { '39': 'IT', '41': 'CH' } as const;
+export type BudgetCountry = (typeof BUDGET_COUNTRIES)[keyof typeof BUDGET_COUNTRIES];
+
+export type WindowLimits = Record<BudgetWindow, number>;
+
+export interface SmsBudgetLimits {
+  global: WindowLimits;
+  country: Record<BudgetCountry, WindowLimits>;
+  block: WindowLimits;
+}
+
+/** The limits from the environment (smsBudgetEnv in config.ts). */
+export function smsBudgetLimits(config: {
+  SMS_BUDGET_GLOBAL_PER_HOUR: number;
+  SMS_BUDGET_GLOBAL_PER_DAY: number;
+  SMS_BUDGET_IT_PER_HOUR: number;
+  SMS_BUDGET_IT_PER_DAY: number;
+  SMS_BUDGET_CH_PER_HOUR: number;
+  SMS_BUDGET_CH_PER_DAY: number;
+  SMS_BUDGET_BLOCK_PER_HOUR: number;
+  SMS_BUDGET_BLOCK_PER_DAY: number;
+}): SmsBudgetLimits {
+  return {
+    global: { hour: config.SMS_BUDGET_GLOBAL_PER_HOUR, day: config.SMS_BUDGET_GLOBAL_PER_DAY },
+    country: {
+      IT: { hour: config.SMS_BUDGET_IT_PER_HOUR, day: config.SMS_BUDGET_IT_PER_DAY },
+      CH: { hour: config.SMS_BUDGET_CH_PER_HOUR, day: config.SMS_BUDGET_CH_PER_DAY },
+    },
+    block: { hour: config.SMS_BUDGET_BLOCK_PER_HOUR, day: config.SMS_BUDGET_BLOCK_PER_DAY },
+  };
+}
+
+/**
+ * The number block of an E.164 number: its first 6 digits, calling code included
+ * (+39 347 1234567 → 393471, +41 79 123 45 67 → 417912). Pumping buys premium or
+ * partner ranges, so its numbers share a few blocks; real visitors spread over hundreds.
+ */
+export const numberBlock = (telefono: string) => telefono.replace(/^\+/, '').slice(0, 6);
+
+/** IT or CH by calling code; null for a number of another country (never stored today). */
+export function budgetCountry(telefonoOrBlock: string): BudgetCountry | null {
+  const code = telefonoOrBlock.replace(/^\+/, '').slice(0, 2);
+  return code in BUDGET_COUNTRIES ? BUDGET_COUNTRIES[code as keyof typeof BUDGET_COUNTRIES] : null;
+}
+
+export type Counts = Record<BudgetWindow, number>;
+
+export interface SmsBudgetUsage {
+  global: Counts;
+  country: Record<BudgetCountry, Counts>;
+  block: Map<string, Counts>;
+}
+
+const zero = (): Counts => ({ hour: 0, day: 0 });
+
+/**
+ * SMS that count against the budgets at `now`: handed over in the last day (whatever the
+ * provider reported since: a refused delivery is still paid), plus those being handed
+ * over right now (claimed, counted at `now`), per number block.
+ */
+export async function smsBudgetUsage(db: Knex, now: Date): Promise<SmsBudgetUsage> {
+  const hourStart = new Date(now.getTime() - WINDOW_MS.hour);
+  const dayStart = new Date(now.getTime() - WINDOW_MS.day);
+  const sending = SMS_TRANSITIONS.claim.to;
+  const { rows } = await db.raw<{ rows: { block: string; hour: number; day: number }[] }>(
+    `
+SELECT substr(l.telefono, 2, 6) AS block,
+  count(*) FILTER (WHERE s.status = :sending OR s.sent_at > :hourStart)::int AS hour,
+  count(*)::int AS day
+FROM sms_messages s
+JOIN ebook_requests l ON l.id = s.lead_id
+WHERE s.sent_at > :dayStart OR s.status = :sending
+GROUP BY 1
+`,
+    { sending, hourStart, dayStart },
+  );
+  const usage: SmsBudgetUsage = {
+    global: zero(),
+    country: { IT: zero(), CH: zero() },
+    block: new Map(),
+  };
+  for (const row of rows) {
+    usage.block.set(row.block, { hour: row.hour, day: row.day });
+    const country = budgetCountry(row.block);
+    for (const window of BUDGET_WINDOWS) {
+      usage.global[window] += row[window];
+      if (country) usage.country[country][window] += row[window];
+    }
+  }
+  return usage;
+}
+
+/** A budget: its scope (global, a country, a number block) and window. */
+export interface Budget {
+  scope: 'global' | 'country' | 'block';
+  /** The country or the block; null for the global budget. */
+  key: string | null;
+  window: BudgetWindow;
+}
+
+export const budgetName = (budget: Budget) =>
+  `${budget.scope}${budget.key ? ` ${budget.key}` : ''} per ${budget.window}`;
+
+export interface BudgetCount {
+  budget: Budget;
+  count: number;
+  limit: number;
+}
+
+/** The budgets an SMS to `telefono` counts against, with their limit and current count. */
+export function budgetsOf(telefono: string, usage: SmsBudgetUsage, limits: SmsBudgetLimits): BudgetCount[] {
+  const block = numberBlock(telefono);
+  const country = budgetCountry(telefono);
+  const blockCounts = usage.block.get(block) ?? zero();
+  return BUDGET_WINDOWS.flatMap((window): BudgetCount[] => [
+    { budget: { scope: 'global', key: null, window }, count: usage.global[window], limit: limits.global[window] },
+    ...(country
+      ? [
+          {
+            budget: { scope: 'country', key: country, window } satisfies Budget,
+            count: usage.country[country][window],
+            limit: limits.country[country][window],
+          },
+        ]
+      : []),
+    { budget: { scope: 'block', key: block, window }, count: blockCounts[window], limit: limits.block[window] },
+  ]);
+}
+
+/** The first budget one more SMS to `telefono` would exceed, or null when it fits. */
+export function exceededBudget(telefono: string, usage: SmsBudgetUsage, limits: SmsBudgetLimits): Budget | null {
+  return budgetsOf(telefono, usage, limits).find(({ count, limit }) => count >= limit)?.budget ?? null;
+}
+
+/** Counts one more SMS to `telefono` in `usage` (planning several resumes at once). */
+export function countOneMore(telefono: string, usage: SmsBudgetUsage) {
+  const block = numberBlock(telefono);
+  const country = budgetCountry(telefono);
+  const blockCounts = usage.block.get(block) ?? zero();
+  usage.block.set(block, blockCounts);
+  for (const window of BUDGET_WINDOWS) {
+    usage.global[window] += 1;
+    if (country) usage.country[country][window] += 1;
+    blockCounts[window] += 1;
+  }
+}
+
+/**
+ * Serialises "count, then claim" across every worker process for one transaction, so
+ * concurrent claims cannot all see the last free place (a number only this lock uses).
+ */
+export async function lockSmsBudget(trx: Knex.Transaction) {
+  await trx.raw('SELECT pg_advisory_xact_lock(?)', [SMS_BUDGET_LOCK]);
+}
+const SMS_BUDGET_LOCK = 0x5b_d6e7;
