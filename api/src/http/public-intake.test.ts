@@ -171,4 +171,32 @@ describe('the public intake', () => {
       .send({ sessionId: session, section: 'x'.repeat(500), timeSpent: 1 });
     expect(tooLong.body.errors).toEqual({ section: validationMessages.text });
   });
+
+  it('answers malformed bodies with 4xx in Italian, never 500', async () => {
+    const raw = (body: string | Buffer) =>
+      request(api.app).post('/api/ebook-request').set('Content-Type', 'application/json').send(body);
+    const lead = JSON.stringify(validLead());
+    // JSON.parse keeps the last copy of a duplicated key: it must pass the same rules.
+    const duplicated = await raw(`${lead.slice(0, -1)},"nome":"Ma\\u0000rio"}`);
+    expect(duplicated.status).toBe(400);
+    expect(duplicated.body.errors).toEqual({ nome: validationMessages.controlCharacters });
+    const surrogate = await request(api.app)
+      .post('/api/gdpr/requests')
+      .set('Content-Type', 'application/json')
+      .send('{"email":"anna@example.it","requestType":"rectification","details":"\\udfff\\ud800"}');
+    expect(surrogate.status).toBe(400);
+    expect(surrogate.body.errors).toEqual({ details: validationMessages.controlCharacters });
+    // Own "__proto__" and "constructor" keys are data, dropped by the schema.
+    const proto = await raw(`${lead.slice(0, -1)},"__proto__":{"isAdmin":true},"constructor":{"prototype":{"x":1}}}`);
+    expect(proto.status).toBe(201);
+    expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
+    const deep = await raw(`${'{"nome":'.repeat(1500)}1${'}'.repeat(1500)}`);
+    expect(deep.status).toBe(400);
+    const badUtf8 = await raw(Buffer.concat([Buffer.from('{"nome":"Ma'), Buffer.from([0xc0, 0x80, 0xff]), Buffer.from('rio"}')]));
+    expect(badUtf8.status).toBe(400);
+    expect(Object.values(validationMessages)).toContain(badUtf8.body.message);
+    const charset = await request(api.app).post('/api/ebook-request').set('Content-Type', 'application/json; charset=latin1').send(lead);
+    expect(charset.status).toBe(415);
+    expect(charset.body).toEqual({ message: apiMessages.unsupportedContentType });
+  });
 });
