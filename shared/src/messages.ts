@@ -206,7 +206,7 @@ export const analyticsMessages = {
   sessionId: 'Identificativo di sessione non valido.',
   path: 'Percorso della pagina non valido.',
   tooLong: 'Testo troppo lungo.',
-  invalidValue: 'Valore non valido.',
+  invalidValue: validationMessages.invalidValue,
   tooManyEvents: 'Troppi eventi in una sola richiesta.',
   dailyBudgetExceeded: 'Sono stati inviati troppi dati statistici oggi da questa rete. Riprova domani.',
   unknownPage: 'Statistiche non disponibili per questa pagina.',

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiMessages, validationMessages } from '@guida/shared/messages';
+import { analyticsMessages, apiMessages, validationMessages } from '@guida/shared/messages';
 import { createTestApi, validLead, type TestApi } from '../testing/test-api';
 
 const SITE = 'https://guida.example';
@@ -169,7 +169,7 @@ describe('the public intake', () => {
     const tooLong = await request(api.app)
       .post('/api/analytics/section-view')
       .send({ sessionId: session, section: 'x'.repeat(500), timeSpent: 1 });
-    expect(tooLong.body.errors).toEqual({ section: validationMessages.text });
+    expect(tooLong.body.errors).toEqual({ section: analyticsMessages.tooLong });
   });
 
   it('answers malformed bodies with 4xx in Italian, never 500', async () => {
