@@ -1,9 +1,9 @@
-import { useId, useRef, useState, type ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 import type { LeadDetail } from '@guida/shared/schemas/admin';
 import { SideSheet } from '../../components/ui/side-sheet';
-import { leadUrl, useAdminAction, useLeadDetail } from './admin-api';
+import { leadUrl, useLeadDetail } from './admin-api';
 import { EMPTY_VALUE, countryLabel, formatDateTime, formatNumber, guideLabel, yesNo } from './admin-format';
-import { DataTable, ErrorNotice, FOCUS_RING, Loading, StatusBadge } from './admin-ui';
+import { ConfirmAction, DataTable, ErrorNotice, FOCUS_RING, Loading, StatusBadge } from './admin-ui';
 
 /** The side sheet with everything about one lead, and the actions to deliver it again. */
 export function LeadDetailDialog({
@@ -65,8 +65,14 @@ function LeadDetailBody({ id }: { id: number }) {
           label="Reinvia SMS"
           question={`Inviare di nuovo l’SMS con il link alla guida a ${lead.telefono}?`}
           url={`${url}/resend-sms`}
+          refreshes={refreshesLeads}
         />
-        <ConfirmAction label="Reinvia al CRM" question="Inviare di nuovo questo lead al CRM?" url={`${url}/redeliver-crm`} />
+        <ConfirmAction
+          label="Reinvia al CRM"
+          question="Inviare di nuovo questo lead al CRM?"
+          url={`${url}/redeliver-crm`}
+          refreshes={refreshesLeads}
+        />
       </div>
 
       <DetailSection title="Dati del lead">
@@ -238,57 +244,4 @@ function Facts({ items }: { items: [string, ReactNode][] }) {
   );
 }
 
-/**
- * A delivery action with a confirmation step inside the dialog; focus moves to "Conferma"
- * and back to the action button once the step closes.
- */
-function ConfirmAction({ label, question, url }: { label: string; question: string; url: string }) {
-  const action = useAdminAction((queryUrl) => queryUrl.startsWith('/api/admin/leads'));
-  const [confirming, setConfirming] = useState(false);
-  const trigger = useRef<HTMLButtonElement>(null);
-  const questionId = useId();
-  const close = () => {
-    setConfirming(false);
-    trigger.current?.focus();
-  };
-  return (
-    <div>
-      <button
-        ref={trigger}
-        type="button"
-        className="btn-secondary"
-        aria-expanded={confirming}
-        // aria-disabled rather than disabled: the button keeps focus while the request runs.
-        aria-disabled={action.isPending}
-        onClick={() => {
-          if (!action.isPending) setConfirming(true);
-        }}
-      >
-        {action.isPending ? 'Invio in corso...' : label}
-      </button>
-      {confirming ? (
-        <div role="group" aria-labelledby={questionId} className="mt-2 max-w-xs rounded-md border border-amber-400 bg-amber-50 p-3">
-          <p id={questionId} className="text-sm text-slate-900">
-            {question}
-          </p>
-          <div className="mt-3 flex gap-2">
-            <button
-              type="button"
-              className="btn-primary"
-              autoFocus
-              onClick={() => {
-                action.mutate(url);
-                close();
-              }}
-            >
-              Conferma
-            </button>
-            <button type="button" className="btn-secondary" onClick={close}>
-              Annulla
-            </button>
-          </div>
-        </div>
-      ) : null}
-    </div>
-  );
-}
+const refreshesLeads = (queryUrl: string) => queryUrl.startsWith('/api/admin/leads');

@@ -1,7 +1,9 @@
-import { useId, useRef, useState } from 'react';
 import { smsBudgetMessages as t } from '@guida/shared/messages';
 import type { SmsBudgetOverview } from '@guida/shared/schemas/admin';
-import { SMS_BUDGET_RELEASE_URL, SMS_BUDGET_URL, useAdminAction, useSmsBudget } from './admin-api';
+import { SMS_BUDGET_RELEASE_URL, SMS_BUDGET_URL, useSmsBudget } from './admin-api';
+import { ConfirmAction } from './admin-ui';
+
+const refreshesBudgetAndLeads = (queryUrl: string) => queryUrl === SMS_BUDGET_URL || queryUrl.startsWith('/api/admin/leads');
 
 type BudgetEntry = SmsBudgetOverview['budgets'][number];
 
@@ -18,16 +20,8 @@ function budgetLabel(entry: BudgetEntry) {
  */
 export function SmsBudgetAlert() {
   const overview = useSmsBudget();
-  const release = useAdminAction((queryUrl) => queryUrl === SMS_BUDGET_URL || queryUrl.startsWith('/api/admin/leads'));
-  const [confirming, setConfirming] = useState(false);
-  const trigger = useRef<HTMLButtonElement>(null);
-  const questionId = useId();
   const data = overview.data;
   if (!data || (!data.tripped && data.held.count === 0)) return null;
-  const close = () => {
-    setConfirming(false);
-    trigger.current?.focus();
-  };
   const tripped = data.budgets.filter((entry) => entry.tripped);
   return (
     <section role="alert" aria-label={t.alertTitle} className="mb-4 rounded-md border-2 border-red-700 bg-red-50 p-4 text-red-900">
@@ -46,41 +40,13 @@ export function SmsBudgetAlert() {
       <p className="mt-1 text-sm">{t.alertResume}</p>
       {data.held.count > 0 ? (
         <div className="mt-3">
-          <button
-            ref={trigger}
-            type="button"
-            className="btn-secondary"
-            aria-expanded={confirming}
-            aria-disabled={release.isPending}
-            onClick={() => {
-              if (!release.isPending) setConfirming(true);
-            }}
-          >
-            {release.isPending ? 'Invio in corso...' : t.release}
-          </button>
-          {confirming ? (
-            <div role="group" aria-labelledby={questionId} className="mt-2 max-w-md rounded-md border border-red-400 bg-white p-3">
-              <p id={questionId} className="text-sm text-slate-900">
-                {t.releaseConfirm(data.held.count)}
-              </p>
-              <div className="mt-3 flex gap-2">
-                <button
-                  type="button"
-                  className="btn-primary"
-                  autoFocus
-                  onClick={() => {
-                    release.mutate(SMS_BUDGET_RELEASE_URL);
-                    close();
-                  }}
-                >
-                  Conferma
-                </button>
-                <button type="button" className="btn-secondary" onClick={close}>
-                  Annulla
-                </button>
-              </div>
-            </div>
-          ) : null}
+          <ConfirmAction
+            label={t.release}
+            question={t.releaseConfirm(data.held.count)}
+            url={SMS_BUDGET_RELEASE_URL}
+            refreshes={refreshesBudgetAndLeads}
+            danger
+          />
         </div>
       ) : null}
     </section>
