@@ -1,22 +1,11 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cookieTexts, validationMessages } from '@guida/shared/messages';
-import { CITY_PATHS, FINANCE_LANDING_PATHS, INVESTMENT_LANDING_PATHS, THANK_YOU_PATHS, TOPIC_PATHS } from '../app/page-paths';
+import { SITE_PAGE_PATHS } from '../app/page-paths';
 import { axeViolations } from './axe';
 import { launchChromium, openPage, startSite, type Site } from './site-harness';
 
-const PATHS = [
-  ...FINANCE_LANDING_PATHS,
-  ...INVESTMENT_LANDING_PATHS,
-  '/trading-old',
-  ...TOPIC_PATHS,
-  ...CITY_PATHS,
-  '/privacy',
-  '/gdpr',
-  ...THANK_YOU_PATHS,
-  '/welcome',
-  '/pagina-inesistente',
-];
+const PATHS = [...SITE_PAGE_PATHS, '/pagina-inesistente'];
 
 let site: Site;
 let browser: Browser;

@@ -4,26 +4,15 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN_PATHS,
-  CITY_PATHS,
   FINANCE_LANDING_PATHS,
   INDEXABLE_PATHS,
   INVESTMENT_LANDING_PATHS,
+  SITE_PAGE_PATHS,
   THANK_YOU_PATHS,
-  TOPIC_PATHS,
 } from '../app/page-paths';
 import { gotoInteractive, launchChromium, openPage, startSite, type Site } from './site-harness';
 
-const PUBLIC_PATHS = [
-  ...FINANCE_LANDING_PATHS,
-  ...INVESTMENT_LANDING_PATHS,
-  '/trading-old',
-  ...TOPIC_PATHS,
-  ...CITY_PATHS,
-  '/privacy',
-  '/gdpr',
-  ...THANK_YOU_PATHS,
-  '/welcome',
-];
+const PUBLIC_PATHS = [...SITE_PAGE_PATHS];
 const BUILD = path.resolve(import.meta.dirname, '../build/client');
 
 let site: Site;
