@@ -19,6 +19,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseEnv } from 'node:util';
+import { solveChallenge, type Challenge } from 'altcha-lib';
+import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import pg from 'pg';
 import { z } from 'zod';
 import { smsBudgetEnv } from '@guida/shared/config';
@@ -56,6 +58,8 @@ const SETTINGS = {
   honestPerSecond: 2,
   ipv6PerSecond: 5,
   crossSitePerSecond: 12,
+  /** A script on many IPv4 addresses posting the no-JavaScript form: only the budgets stop it. */
+  botnetPerSecond: 10,
   /** After the load, how long the honest visitors' SMS may still take (the run stays under 90 s). */
   drainSeconds: 30,
   runLimitMinutes: 4,
@@ -104,7 +108,7 @@ const ipv6 = () => `${IPV6_PREFIX}:${randomBytes(8).toString('hex').match(/.{4}/
 
 /* ------------------------------ actors --------------------------------- */
 
-type Actor = 'honest' | 'ipv6' | 'crossSite';
+type Actor = 'honest' | 'ipv6' | 'crossSite' | 'botnet';
 
 interface Sent {
   actor: Actor;
@@ -137,6 +141,12 @@ function request(apiUrl: string, agent: http.Agent, actor: Actor, index: number)
     headers['sec-fetch-site'] = 'cross-site';
     headers['sec-fetch-mode'] = 'navigate';
     headers['x-forwarded-for'] = ipv4(100 + randomInt(100));
+  } else if (actor === 'botnet') {
+    // Not a browser: no Origin, no Sec-Fetch-Site, a fresh address each time, and the
+    // plain form post that cannot be asked for a proof-of-work.
+    body = new URLSearchParams({ ...fields(telefono, index), gdprConsent: 'on' }).toString();
+    headers['content-type'] = 'application/x-www-form-urlencoded';
+    headers['x-forwarded-for'] = ipv4(1 + randomInt(9));
   } else {
     body = JSON.stringify({ ...fields(telefono, index), gdprConsent: true });
     headers['content-type'] = 'application/json';
@@ -146,18 +156,36 @@ function request(apiUrl: string, agent: http.Agent, actor: Actor, index: number)
       headers['sec-fetch-site'] = 'same-origin';
     }
   }
+  const post = (text: string) => call(agent, url, 'POST', { ...headers, 'content-length': String(Buffer.byteLength(text)) }, text);
   return {
     telefono,
-    send: () =>
-      new Promise((resolve) => {
-        const outgoing = http.request(url, { method: 'POST', agent, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (response) => {
-          response.resume();
-          response.on('end', () => resolve(response.statusCode ?? null));
-        });
-        outgoing.on('error', () => resolve(null));
-        outgoing.end(body);
-      }),
+    async send() {
+      const answer = await post(body);
+      if (actor !== 'honest' || answer.status !== 428) return answer.status;
+      // What the form does when the API asks for a proof-of-work: fetch, solve, send again.
+      challenged += 1;
+      const issued = await call(agent, new URL('/api/challenge', apiUrl), 'GET', { 'x-forwarded-for': headers['x-forwarded-for']! });
+      const challenge = JSON.parse(issued.body) as Challenge;
+      const solution = await solveChallenge({ challenge, deriveKey });
+      const altcha = Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
+      return (await post(JSON.stringify({ ...JSON.parse(body), altcha }))).status;
+    },
   };
+}
+
+/** Honest visitors whose form was asked for a proof-of-work and solved it, as a browser does. */
+let challenged = 0;
+
+function call(agent: http.Agent, url: URL, method: string, headers: Record<string, string>, body?: string) {
+  return new Promise<{ status: number | null; body: string }>((resolve) => {
+    const outgoing = http.request(url, { method, agent, headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? null, body: Buffer.concat(chunks).toString() }));
+    });
+    outgoing.on('error', () => resolve({ status: null, body: '' }));
+    outgoing.end(body);
+  });
 }
 
 /** `perSecond` requests a second for the load, each timed to its due moment. */
@@ -234,10 +262,11 @@ async function main() {
   startService('worker', 'worker/dist/index.js', isolatedEnv(env, twilio));
   await Promise.race([waitForReady(apiUrl), serviceCrashed]);
 
-  const { loadSeconds, honestPerSecond, ipv6PerSecond, crossSitePerSecond, drainSeconds } = SETTINGS;
+  const { loadSeconds, honestPerSecond, ipv6PerSecond, crossSitePerSecond, botnetPerSecond, drainSeconds } = SETTINGS;
   log(
-    `for ${loadSeconds} s: honest visitors ${honestPerSecond}/s, attacker ${ipv6PerSecond}/s from one IPv6 /64 ` +
-      `and ${crossSitePerSecond}/s from a cross-site page, numbers in blocks ${ATTACKER_BLOCKS.join(', ')}`,
+    `for ${loadSeconds} s: honest visitors ${honestPerSecond}/s, attacker ${ipv6PerSecond}/s from one IPv6 /64, ` +
+      `${crossSitePerSecond}/s from a cross-site page and ${botnetPerSecond}/s of form posts from many IPv4 addresses, ` +
+      `numbers in blocks ${ATTACKER_BLOCKS.join(', ')}`,
   );
   const agent = new http.Agent({ keepAlive: true, maxSockets: 500 });
   const sent: Sent[] = [];
@@ -247,6 +276,7 @@ async function main() {
       play(apiUrl, agent, 'honest', honestPerSecond, sent),
       play(apiUrl, agent, 'ipv6', ipv6PerSecond, sent),
       play(apiUrl, agent, 'crossSite', crossSitePerSecond, sent),
+      play(apiUrl, agent, 'botnet', botnetPerSecond, sent),
     ]),
     serviceCrashed,
   ]);
@@ -296,6 +326,7 @@ async function main() {
     honest: statusCounts(sent.filter((row) => row.actor === 'honest')),
     ipv6: statusCounts(sent.filter((row) => row.actor === 'ipv6')),
     crossSite: statusCounts(sent.filter((row) => row.actor === 'crossSite')),
+    botnet: statusCounts(sent.filter((row) => row.actor === 'botnet')),
   };
   const count = (status: number) => sent.filter((row) => row.status === status).length;
   const pass = {
@@ -305,7 +336,11 @@ async function main() {
   };
 
   console.log(`\nAbuse benchmark · ${loadSeconds} s of load, run ${round(runSeconds, 1)} s · default configuration`);
-  console.log(`  answers: honest ${JSON.stringify(answers.honest)} · IPv6 /64 ${JSON.stringify(answers.ipv6)} · cross-site ${JSON.stringify(answers.crossSite)}`);
+  console.log(
+    `  answers: honest ${JSON.stringify(answers.honest)} · IPv6 /64 ${JSON.stringify(answers.ipv6)} · cross-site ${JSON.stringify(answers.crossSite)} · ` +
+      `form posts from many IPv4 ${JSON.stringify(answers.botnet)}`,
+  );
+  console.log(`  honest visitors who solved a proof-of-work first (as the form does when asked): ${challenged}`);
   console.log(`  403 ${count(403)} · 429 ${count(429)} · leads stored ${leadsStored} · SMS statuses ${JSON.stringify(smsStatuses)}`);
   console.log(
     `  SMS sent ${twilio.messages.length} in the run (the run's pace kept for an hour: ` +
@@ -337,6 +372,7 @@ async function main() {
     runSeconds: round(runSeconds, 1),
     loadSeconds: round((loadEndedAt - loadStartedAt) / 1000, 1),
     answers,
+    honestChallenged: challenged,
     totals: { forbidden403: count(403), limited429: count(429), created201: count(201), leadsStored },
     smsStatuses,
     sms: {
