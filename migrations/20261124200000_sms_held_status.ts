@@ -1,8 +1,10 @@
 /**
  * `held`: an SMS an SMS budget stopped before the provider was called (decision 025).
  * `budget_exempt` marks the SMS an admin released, sent even though a budget is reached.
- * The budgets count SMS by the time the provider took them (sent_at, whatever was
- * reported since), and the sweeper looks for held SMS oldest first.
+ * `sms_budget_counts`: SMS counted per minute for the whole budget ('all'), a country
+ * ('IT', 'CH') and a number block (its first 6 digits), so a budget check reads at most a
+ * day of minutes; filled here from the SMS sent in the last two days. The sweeper looks
+ * for held SMS oldest first.
  */
 import type { Knex } from 'knex';
 
@@ -25,7 +27,25 @@ export async function up(knex: Knex) {
     t.boolean('budget_exempt').notNullable().defaultTo(false);
   });
   await knex.raw(`CREATE INDEX sms_messages_held_idx ON sms_messages (created_at) WHERE status = 'held'`);
-  await knex.raw(`CREATE INDEX sms_messages_budget_idx ON sms_messages (sent_at) WHERE sent_at IS NOT NULL`);
+  await knex.schema.createTable('sms_budget_counts', (t) => {
+    t.text('scope').notNullable();
+    t.timestamp('minute', { useTz: true }).notNullable();
+    t.integer('sms').notNullable();
+    t.primary(['scope', 'minute']);
+  });
+  await knex.raw(`
+    INSERT INTO sms_budget_counts (scope, minute, sms)
+    SELECT scope, date_trunc('minute', s.sent_at), count(*)
+    FROM sms_messages s
+    JOIN ebook_requests l ON l.id = s.lead_id
+    CROSS JOIN LATERAL (VALUES
+      ('all'),
+      (CASE substr(l.telefono, 2, 2) WHEN '39' THEN 'IT' WHEN '41' THEN 'CH' ELSE 'other' END),
+      (substr(l.telefono, 2, 6))
+    ) AS scopes (scope)
+    WHERE s.sent_at > now() - interval '2 days'
+    GROUP BY 1, 2
+  `);
 }
 
 export async function down(knex: Knex) {
@@ -37,7 +57,7 @@ export async function down(knex: Knex) {
     INSERT INTO sms_events (sms_message_id, status, error_message)
     SELECT id, 'pending', 'held status removed by a migration rollback' FROM released
   `);
-  await knex.raw('DROP INDEX sms_messages_budget_idx');
+  await knex.schema.dropTable('sms_budget_counts');
   await knex.raw('DROP INDEX sms_messages_held_idx');
   await knex.schema.alterTable('sms_messages', (t) => {
     t.dropColumn('budget_exempt');

@@ -1,11 +1,10 @@
 import type { Knex } from 'knex';
-import { SMS_TRANSITIONS } from './delivery-statuses';
 
 /**
- * The SMS budgets (decision 025): how many SMS the provider took in the rolling hour and
- * day, in total, per country and per number block, counted from sms_messages (the
- * record of what was handed over), against the configured limits. Nothing here is kept
- * anywhere else: after an outage of anything, the counts are still right.
+ * The SMS budgets (decision 025): how many SMS were handed over in the rolling hour and
+ * day, in total, per country and per number block, against the configured limits. The
+ * counts live in PostgreSQL beside the deliveries, written in the claim's transaction:
+ * after an outage of anything else, they are still right.
  */
 
 export const BUDGET_WINDOWS = ['hour', 'day'] as const;
@@ -69,38 +68,54 @@ export interface SmsBudgetUsage {
 const zero = (): Counts => ({ hour: 0, day: 0 });
 
 /**
- * SMS that count against the budgets at `now`: handed over in the last day (whatever the
- * provider reported since: a refused delivery is still paid), plus those being handed
- * over right now (claimed, counted at `now`), per number block.
+ * Every SMS handed to the worker's claim is counted once, in the minute it was claimed,
+ * for the whole budget, its country and its number block (sms_budget_counts). A check
+ * then reads at most a day of minutes for three scopes: its cost does not grow with the
+ * SMS sent, where counting sms_messages rows did (decision 025). A claim whose send then
+ * fails stays counted: the budgets err on the side of the operator's money.
  */
-export async function smsBudgetUsage(db: Knex, now: Date): Promise<SmsBudgetUsage> {
+const GLOBAL_SCOPE = 'all';
+const scopesOf = (telefono: string) => [GLOBAL_SCOPE, budgetCountry(telefono) ?? 'other', numberBlock(telefono)];
+const minuteOf = (now: Date) => new Date(Math.floor(now.getTime() / 60_000) * 60_000);
+
+/** Counts one SMS to `telefono` against every budget it belongs to, at `now`. */
+export async function countSmsAgainstBudgets(db: Knex, telefono: string, now: Date) {
+  const minute = minuteOf(now);
+  const rows = scopesOf(telefono).map((scope) => ({ scope, minute, sms: 1 }));
+  await db('sms_budget_counts').insert(rows).onConflict(['scope', 'minute']).merge({ sms: db.raw('sms_budget_counts.sms + 1') });
+}
+
+/** Forgets the minutes no window reaches any more (the sweeper calls it). */
+export const pruneSmsBudgetCounts = (db: Knex, now: Date) =>
+  db('sms_budget_counts').where('minute', '<', new Date(now.getTime() - 2 * WINDOW_MS.day)).delete();
+
+/**
+ * SMS that count against the budgets at `now`: claimed in the last hour and day, in
+ * total, per country and per number block; `telefono` limits it to that number's scopes
+ * (the check before each send), else every block is read (the sweeper, the admin).
+ */
+export async function smsBudgetUsage(db: Knex, now: Date, telefono?: string): Promise<SmsBudgetUsage> {
   const hourStart = new Date(now.getTime() - WINDOW_MS.hour);
   const dayStart = new Date(now.getTime() - WINDOW_MS.day);
-  const sending = SMS_TRANSITIONS.claim.to;
-  const { rows } = await db.raw<{ rows: { block: string; hour: number; day: number }[] }>(
-    `
-SELECT substr(l.telefono, 2, 6) AS block,
-  count(*) FILTER (WHERE s.status = :sending OR s.sent_at > :hourStart)::int AS hour,
-  count(*)::int AS day
-FROM sms_messages s
-JOIN ebook_requests l ON l.id = s.lead_id
-WHERE s.sent_at > :dayStart OR s.status = :sending
-GROUP BY 1
-`,
-    { sending, hourStart, dayStart },
-  );
+  const query = db('sms_budget_counts')
+    .where('minute', '>', dayStart)
+    .groupBy('scope')
+    .select<{ scope: string; hour: number; day: number }[]>(
+      'scope',
+      db.raw('coalesce(sum(sms) FILTER (WHERE minute > ?), 0)::int AS hour', [hourStart]),
+      db.raw('sum(sms)::int AS day'),
+    );
+  if (telefono) query.whereIn('scope', scopesOf(telefono));
   const usage: SmsBudgetUsage = {
     global: zero(),
     country: { IT: zero(), CH: zero() },
     block: new Map(),
   };
-  for (const row of rows) {
-    usage.block.set(row.block, { hour: row.hour, day: row.day });
-    const country = budgetCountry(row.block);
-    for (const window of BUDGET_WINDOWS) {
-      usage.global[window] += row[window];
-      if (country) usage.country[country][window] += row[window];
-    }
+  for (const { scope, hour, day } of await query) {
+    const counts = { hour, day };
+    if (scope === GLOBAL_SCOPE) usage.global = counts;
+    else if (scope === 'IT' || scope === 'CH') usage.country[scope] = counts;
+    else if (/^\d+$/.test(scope)) usage.block.set(scope, counts);
   }
   return usage;
 }

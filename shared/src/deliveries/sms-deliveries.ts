@@ -19,6 +19,8 @@ import {
   countOneMore,
   exceededBudget,
   lockSmsBudget,
+  countSmsAgainstBudgets,
+  pruneSmsBudgetCounts,
   smsBudgetUsage,
   type Budget,
   type SmsBudgetLimits,
@@ -167,17 +169,22 @@ export async function claimSms(
     });
     return taken ? 'taken-over' : null;
   }
-  if (sms.budget_exempt) return (await move(db, sms.sms_id, SMS_TRANSITIONS.claim, { attempts })) ? 'claimed' : null;
   return db.transaction(async (trx) => {
-    await lockSmsBudget(trx);
-    const exceeded = exceededBudget(sms.telefono, await smsBudgetUsage(trx, budget.now()), budget.limits);
-    if (exceeded) {
-      const held = await move(trx, sms.sms_id, SMS_TRANSITIONS.hold, {
-        errorMessage: `SMS budget reached: ${budgetName(exceeded)}`,
-      });
-      return held ? { held: exceeded } : null;
+    const now = budget.now();
+    if (!sms.budget_exempt) {
+      await lockSmsBudget(trx);
+      const exceeded = exceededBudget(sms.telefono, await smsBudgetUsage(trx, now, sms.telefono), budget.limits);
+      if (exceeded) {
+        const held = await move(trx, sms.sms_id, SMS_TRANSITIONS.hold, {
+          errorMessage: `SMS budget reached: ${budgetName(exceeded)}`,
+        });
+        return held ? { held: exceeded } : null;
+      }
     }
-    return (await move(trx, sms.sms_id, SMS_TRANSITIONS.claim, { attempts })) ? 'claimed' : null;
+    if (!(await move(trx, sms.sms_id, SMS_TRANSITIONS.claim, { attempts }))) return null;
+    // A released SMS is sent whatever the budgets say, and still counts against them.
+    await countSmsAgainstBudgets(trx, sms.telefono, now);
+    return 'claimed';
   });
 }
 
@@ -363,6 +370,7 @@ SELECT lead_id FROM moved ORDER BY created_at
  * a flood of held SMS in a few blocks never hides an honest one behind it.
  */
 export async function resumeHeldSms(db: Knex, budget: SmsBudgetCheck, limit: number) {
+  await pruneSmsBudgetCounts(db, budget.now());
   const usage = await smsBudgetUsage(db, budget.now());
   const { limits } = budget;
   if (BUDGET_WINDOWS.some((window) => usage.global[window] >= limits.global[window])) return [];

@@ -121,10 +121,11 @@ describe('SMS budgets', () => {
   });
 
   it('holds SMS beyond the global budget, and an admin release sends them even though it is still reached', async () => {
-    // A fresh start: the provider stamps what it takes with the real time, so the clock
-    // goes back to it, without the SMS of the test before.
+    // A fresh start: the clock goes back to the real time, without the SMS of the test
+    // before or their counts.
     clockOffsetMs = 0;
     await worker.db('ebook_requests').delete();
+    await worker.db('sms_budget_counts').delete();
     twilio.messages.length = 0;
     // Eight numbers of eight blocks: only the global budget (6 an hour) applies.
     const leads = [];
@@ -159,6 +160,7 @@ describe('SMS budgets', () => {
   it('lets no more SMS through than the budget when many jobs run at once (more than the connection pool)', async () => {
     clockOffsetMs = 0;
     await worker.db('ebook_requests').delete();
+    await worker.db('sms_budget_counts').delete();
     twilio.messages.length = 0;
     const leads = await leadsIn('393481', 40);
     await enqueue(leads.map((lead) => lead.leadId));

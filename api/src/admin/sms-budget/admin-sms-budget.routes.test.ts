@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countSmsAgainstBudgets } from '@guida/shared/deliveries/sms-budget';
 import { sendGuideSmsJob } from '@guida/shared/jobs/sms';
 import { adminMessages } from '@guida/shared/messages';
 import { insertLead, type LeadFixture } from '@guida/testing/lead-fixture';
@@ -18,9 +19,11 @@ beforeAll(async () => {
   for (const telefono of ['+393471000001', '+393471000002']) {
     const lead = await insertLead(api.db, { telefono });
     await api.db('sms_messages').where({ lead_id: lead.leadId }).update({ status: 'sent', sent_at: api.db.raw("now() - interval '5 minutes'") });
+    await countSmsAgainstBudgets(api.db, telefono, new Date(Date.now() - 5 * 60_000));
   }
   const yesterday = await insertLead(api.db, { telefono: '+41791234567' });
   await api.db('sms_messages').where({ lead_id: yesterday.leadId }).update({ status: 'delivered', sent_at: api.db.raw("now() - interval '20 hours'") });
+  await countSmsAgainstBudgets(api.db, '+41791234567', new Date(Date.now() - 20 * 3600_000));
   held = [await insertLead(api.db, { telefono: '+393471000003' }), await insertLead(api.db, { telefono: '+393471000004' })];
   await api.db('sms_messages').whereIn('lead_id', held.map((lead) => lead.leadId)).update({ status: 'held' });
 });
