@@ -85,6 +85,50 @@ export async function countSmsAgainstBudgets(db: Knex, telefono: string, now: Da
   await db('sms_budget_counts').insert(rows).onConflict(['scope', 'minute']).merge({ sms: db.raw('sms_budget_counts.sms + 1') });
 }
 
+/**
+ * Under the budget lock, in one statement: the usage of `telefono`'s three scopes and, when
+ * one more SMS fits every budget, that SMS counted. Null when it was counted, else the
+ * budget it would exceed. One round trip keeps the lock short: every claim waits for it.
+ */
+export async function countWithinBudgets(db: Knex, telefono: string, now: Date, limits: SmsBudgetLimits) {
+  const scopes = scopesOf(telefono);
+  const country = budgetCountry(telefono);
+  const unlimited = { hour: null, day: null };
+  const scopeLimits = [limits.global, country ? limits.country[country] : unlimited, limits.block];
+  const { rows } = await db.raw<{ rows: { scope: string; hour: number; day: number; fits: boolean }[] }>(
+    `
+WITH usage AS (
+  SELECT scope, coalesce(sum(sms) FILTER (WHERE minute > :hourStart), 0)::int AS hour, sum(sms)::int AS day
+  FROM sms_budget_counts
+  WHERE scope = ANY(:scopes::text[]) AND minute > :dayStart
+  GROUP BY scope
+), fits AS (
+  SELECT NOT EXISTS (
+    SELECT 1
+    FROM unnest(:scopes::text[], :hourLimits::int[], :dayLimits::int[]) AS l (scope, hour_limit, day_limit)
+    JOIN usage u USING (scope)
+    WHERE u.hour >= l.hour_limit OR u.day >= l.day_limit
+  ) AS fits
+), counted AS (
+  INSERT INTO sms_budget_counts (scope, minute, sms)
+  SELECT scope, :minute, 1 FROM unnest(:scopes::text[]) AS scope WHERE (SELECT fits FROM fits)
+  ON CONFLICT (scope, minute) DO UPDATE SET sms = sms_budget_counts.sms + 1
+)
+SELECT usage.scope, usage.hour, usage.day, fits.fits FROM fits LEFT JOIN usage ON true
+`,
+    {
+      scopes,
+      hourLimits: scopeLimits.map((limit) => limit.hour),
+      dayLimits: scopeLimits.map((limit) => limit.day),
+      hourStart: new Date(now.getTime() - WINDOW_MS.hour),
+      dayStart: new Date(now.getTime() - WINDOW_MS.day),
+      minute: minuteOf(now),
+    },
+  );
+  if (rows[0]?.fits !== false) return null;
+  return exceededBudget(telefono, usageOf(rows.filter((row) => row.scope !== null)), limits);
+}
+
 /** Forgets the minutes no window reaches any more (the sweeper calls it). */
 export const pruneSmsBudgetCounts = (db: Knex, now: Date) =>
   db('sms_budget_counts').where('minute', '<', new Date(now.getTime() - 2 * WINDOW_MS.day)).delete();
@@ -106,12 +150,16 @@ export async function smsBudgetUsage(db: Knex, now: Date, telefono?: string): Pr
       db.raw('sum(sms)::int AS day'),
     );
   if (telefono) query.whereIn('scope', scopesOf(telefono));
+  return usageOf(await query);
+}
+
+function usageOf(rows: { scope: string; hour: number; day: number }[]): SmsBudgetUsage {
   const usage: SmsBudgetUsage = {
     global: zero(),
     country: { IT: zero(), CH: zero() },
     block: new Map(),
   };
-  for (const { scope, hour, day } of await query) {
+  for (const { scope, hour, day } of rows) {
     const counts = { hour, day };
     if (scope === GLOBAL_SCOPE) usage.global = counts;
     else if (scope === 'IT' || scope === 'CH') usage.country[scope] = counts;

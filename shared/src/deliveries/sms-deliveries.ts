@@ -20,6 +20,7 @@ import {
   exceededBudget,
   lockSmsBudget,
   countSmsAgainstBudgets,
+  countWithinBudgets,
   pruneSmsBudgetCounts,
   smsBudgetUsage,
   type Budget,
@@ -142,6 +143,9 @@ export interface SmsBudgetCheck {
 
 export type SmsClaim = 'claimed' | 'taken-over' | { held: Budget } | null;
 
+/** Why a claim's transaction was rolled back: one more SMS would exceed a budget. */
+const HELD = Symbol('held by an SMS budget');
+
 /**
  * Takes the SMS (`sending`, with a timeline entry) before the provider is called; null
  * when another run holds it, or it was sent or given up meanwhile. `attempts` counts
@@ -169,23 +173,31 @@ export async function claimSms(
     });
     return taken ? 'taken-over' : null;
   }
-  return db.transaction(async (trx) => {
-    const now = budget.now();
-    if (!sms.budget_exempt) {
-      await lockSmsBudget(trx);
-      const exceeded = exceededBudget(sms.telefono, await smsBudgetUsage(trx, now, sms.telefono), budget.limits);
-      if (exceeded) {
-        const held = await move(trx, sms.sms_id, SMS_TRANSITIONS.hold, {
-          errorMessage: `SMS budget reached: ${budgetName(exceeded)}`,
-        });
-        return held ? { held: exceeded } : null;
-      }
+  const now = budget.now();
+  let exceeded: Budget | null = null;
+  const claimed = await db.transaction(async (trx) => {
+    // The claim first, outside the lock: the lock then covers one statement and the commit.
+    if (!(await move(trx, sms.sms_id, SMS_TRANSITIONS.claim, { attempts }))) return false;
+    if (sms.budget_exempt) {
+      // A released SMS is sent whatever the budgets say, and still counts against them.
+      await countSmsAgainstBudgets(trx, sms.telefono, now);
+      return true;
     }
-    if (!(await move(trx, sms.sms_id, SMS_TRANSITIONS.claim, { attempts }))) return null;
-    // A released SMS is sent whatever the budgets say, and still counts against them.
-    await countSmsAgainstBudgets(trx, sms.telefono, now);
-    return 'claimed';
+    await lockSmsBudget(trx);
+    exceeded = await countWithinBudgets(trx, sms.telefono, now, budget.limits);
+    if (exceeded) await trx.rollback(HELD);
+    return true;
+  }).catch((error: unknown) => {
+    if (error === HELD) return false;
+    throw error;
   });
+  if (claimed) return 'claimed';
+  if (!exceeded) return null;
+  const budgetReached: Budget = exceeded;
+  const held = await move(db, sms.sms_id, SMS_TRANSITIONS.hold, {
+    errorMessage: `SMS budget reached: ${budgetName(budgetReached)}`,
+  });
+  return held ? { held: budgetReached } : null;
 }
 
 /** The provider took the SMS (now, or, after a takeover, before its worker stopped). */
