@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { createChallenge, verifySolution, type Challenge, type Payload } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
+import { isRecord } from '../http/public-intake';
 
 /** The widget's bundled PBKDF2 worker solves it; no WebAssembly, nothing but Web Crypto. */
 const ALGORITHM = 'PBKDF2/SHA-256';
@@ -15,9 +16,6 @@ export const CHALLENGE_LIFETIME_SECONDS = 600;
 const MAX_PAYLOAD_LENGTH = 4096;
 
 export type Verdict = { valid: true; challengeId: string; expiresAt: number } | { valid: false };
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The widget's `altcha` field: base64 of `{ challenge, solution }`, or null when it is not. */
 function decodePayload(field: unknown): Payload | null {

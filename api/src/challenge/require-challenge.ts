@@ -1,18 +1,14 @@
-import type { Request, RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import { challengeMessages } from '@guida/shared/messages';
 import type { ApiDeps } from '../dependencies';
 import { challengeRequired } from '../errors';
 import { clientKey } from '../http/client-ip';
 import { challengeGate } from './challenge-gate';
+import { isFormPost, isRecord } from '../http/public-intake';
 
 /** The form field the widget's solution arrives in (altcha's default name). */
 export const CHALLENGE_FIELD = 'altcha';
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-const isFormPost = (req: Request) =>
-  req.is('application/x-www-form-urlencoded') === 'application/x-www-form-urlencoded';
 
 /**
  * A public form's submission must carry a solved, unused challenge when the challenge

@@ -11,7 +11,7 @@ import type { ApiDeps } from '../dependencies';
 import { badRequest } from '../errors';
 import { clampUserAgent, truncateIp } from '../http/client-ip';
 import { sendHtmlPage } from '../http/html-page';
-import { publicIntake } from '../http/public-intake';
+import { isFormPost, publicIntake } from '../http/public-intake';
 import { createRateLimit } from '../http/rate-limit';
 import { parseOrThrow } from '../http/validate';
 import {
@@ -25,9 +25,6 @@ import { submitDataRequest } from './gdpr.service';
 
 /** An email, a request type and at most 2,000 characters of details. */
 const GDPR_BODY_LIMIT = '16kb';
-
-const isFormPost = (req: Request) =>
-  req.is('application/x-www-form-urlencoded') === 'application/x-www-form-urlencoded';
 
 const invalidLink = (res: Response) =>
   sendHtmlPage(res, 404, {

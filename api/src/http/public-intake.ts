@@ -39,8 +39,13 @@ export function isCrossSiteRequest(req: Request, publicOrigin: string): boolean 
   return origin !== publicOrigin && origin !== `${req.protocol}://${req.get('host')}`;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
+/** A JSON object (not an array, not null): what every public write's body must be. */
+export const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A plain HTML form's post (the no-JavaScript path, answered with a page or a redirect). */
+export const isFormPost = (req: Request) =>
+  req.is(BODY_TYPES.form) === BODY_TYPES.form;
 
 /**
  * The one intake of every public write (lead, data-rights request, analytics, cookie

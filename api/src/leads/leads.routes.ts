@@ -6,7 +6,7 @@ import { requireChallengeWhenBusy } from '../challenge';
 import type { ApiDeps } from '../dependencies';
 import { badRequest } from '../errors';
 import { clampUserAgent, truncateIp } from '../http/client-ip';
-import { publicIntake } from '../http/public-intake';
+import { isFormPost, publicIntake } from '../http/public-intake';
 import { createRateLimit } from '../http/rate-limit';
 import { sameOriginReferer } from '../http/same-origin-referer';
 import { parseOrThrow } from '../http/validate';
@@ -66,7 +66,7 @@ export function leadsRouter(deps: ApiDeps) {
 
   const router = Router();
   router.post('/api/ebook-request', ...intake, requireChallengeWhenBusy(deps), async (req, res) => {
-    const formPost = req.is('application/x-www-form-urlencoded') === 'application/x-www-form-urlencoded';
+    const formPost = isFormPost(req);
     const body = formPost ? fromFormFields(req.body as Record<string, unknown>) : (req.body as Record<string, unknown>);
     const honeypot = body[HONEYPOT_FIELD];
     if (typeof honeypot === 'string' ? honeypot.trim() !== '' : honeypot != null) {
