@@ -14,6 +14,7 @@ import * as emailSendingStatus from './20261124120000_email_sending_status';
 import * as smsHeldStatus from './20261124200000_sms_held_status';
 import * as auditLogWithoutPersonalData from './20261124202000_audit_log_without_personal_data';
 import * as repeatRequestsAndHashedLinkTokens from './20261124203000_repeat_requests_and_hashed_link_tokens';
+import * as claimSmsWithinBudgets from './20261125090000_claim_sms_within_budgets';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '20261124200000_sms_held_status': smsHeldStatus,
   '20261124202000_audit_log_without_personal_data': auditLogWithoutPersonalData,
   '20261124203000_repeat_requests_and_hashed_link_tokens': repeatRequestsAndHashedLinkTokens,
+  '20261125090000_claim_sms_within_budgets': claimSmsWithinBudgets,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

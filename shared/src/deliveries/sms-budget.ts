@@ -77,57 +77,38 @@ const zero = (): Counts => ({ hour: 0, day: 0 });
 const GLOBAL_SCOPE = 'all';
 const scopesOf = (telefono: string) => [GLOBAL_SCOPE, budgetCountry(telefono) ?? 'other', numberBlock(telefono)];
 const minuteOf = (now: Date) => new Date(Math.floor(now.getTime() / 60_000) * 60_000);
-
-/** Counts one SMS to `telefono` against every budget it belongs to, at `now`. */
-export async function countSmsAgainstBudgets(db: Knex, telefono: string, now: Date) {
-  const minute = minuteOf(now);
-  const rows = scopesOf(telefono).map((scope) => ({ scope, minute, sms: 1 }));
-  await db('sms_budget_counts').insert(rows).onConflict(['scope', 'minute']).merge({ sms: db.raw('sms_budget_counts.sms + 1') });
-}
+/**
+ * Serialises "count, then claim" across every worker process (a number only this lock
+ * uses), so concurrent claims cannot all take the last place of a budget.
+ */
+const SMS_BUDGET_LOCK = 0x5b_d6e7;
 
 /**
- * Under the budget lock, in one statement: the usage of `telefono`'s three scopes and, when
- * one more SMS fits every budget, that SMS counted. Null when it was counted, else the
- * budget it would exceed. One round trip keeps the lock short: every claim waits for it.
+ * The values `claim_sms_within_budgets` (migration 20261125090000) checks and counts one
+ * SMS to `telefono` with at `now`: its three scopes with their limits (none for a number
+ * of another country), the window starts and the minute it is counted in.
  */
-export async function countWithinBudgets(db: Knex, telefono: string, now: Date, limits: SmsBudgetLimits) {
-  const scopes = scopesOf(telefono);
+export function budgetCheckValues(telefono: string, now: Date, limits: SmsBudgetLimits) {
   const country = budgetCountry(telefono);
   const unlimited = { hour: null, day: null };
   const scopeLimits = [limits.global, country ? limits.country[country] : unlimited, limits.block];
-  const { rows } = await db.raw<{ rows: { scope: string; hour: number; day: number; fits: boolean }[] }>(
-    `
-WITH usage AS (
-  SELECT scope, coalesce(sum(sms) FILTER (WHERE minute > :hourStart), 0)::int AS hour, sum(sms)::int AS day
-  FROM sms_budget_counts
-  WHERE scope = ANY(:scopes::text[]) AND minute > :dayStart
-  GROUP BY scope
-), fits AS (
-  SELECT NOT EXISTS (
-    SELECT 1
-    FROM unnest(:scopes::text[], :hourLimits::int[], :dayLimits::int[]) AS l (scope, hour_limit, day_limit)
-    JOIN usage u USING (scope)
-    WHERE u.hour >= l.hour_limit OR u.day >= l.day_limit
-  ) AS fits
-), counted AS (
-  INSERT INTO sms_budget_counts (scope, minute, sms)
-  SELECT scope, :minute, 1 FROM unnest(:scopes::text[]) AS scope WHERE (SELECT fits FROM fits)
-  ON CONFLICT (scope, minute) DO UPDATE SET sms = sms_budget_counts.sms + 1
-)
-SELECT usage.scope, usage.hour, usage.day, fits.fits FROM fits LEFT JOIN usage ON true
-`,
-    {
-      scopes,
-      hourLimits: scopeLimits.map((limit) => limit.hour),
-      dayLimits: scopeLimits.map((limit) => limit.day),
-      hourStart: new Date(now.getTime() - WINDOW_MS.hour),
-      dayStart: new Date(now.getTime() - WINDOW_MS.day),
-      minute: minuteOf(now),
-    },
-  );
-  if (rows[0]?.fits !== false) return null;
-  return exceededBudget(telefono, usageOf(rows.filter((row) => row.scope !== null)), limits);
+  return {
+    scopes: scopesOf(telefono),
+    hourLimits: scopeLimits.map((limit) => limit.hour),
+    dayLimits: scopeLimits.map((limit) => limit.day),
+    hourStart: new Date(now.getTime() - WINDOW_MS.hour),
+    dayStart: new Date(now.getTime() - WINDOW_MS.day),
+    minute: minuteOf(now),
+    lockKey: SMS_BUDGET_LOCK,
+  };
 }
+
+/**
+ * The budget `telefono` would exceed with one more SMS, from the usage of its scopes
+ * (rows of scope, hour and day, as the claim returns them when the SMS does not fit).
+ */
+export const budgetExceededBy = (telefono: string, rows: { scope: string; hour: number; day: number }[], limits: SmsBudgetLimits) =>
+  exceededBudget(telefono, usageOf(rows), limits);
 
 /** Forgets the minutes no window reaches any more (the sweeper calls it). */
 export const pruneSmsBudgetCounts = (db: Knex, now: Date) =>
@@ -135,13 +116,12 @@ export const pruneSmsBudgetCounts = (db: Knex, now: Date) =>
 
 /**
  * SMS that count against the budgets at `now`: claimed in the last hour and day, in
- * total, per country and per number block; `telefono` limits it to that number's scopes
- * (the check before each send), else every block is read (the sweeper, the admin).
+ * total, per country and per number block (the sweeper, the admin).
  */
-export async function smsBudgetUsage(db: Knex, now: Date, telefono?: string): Promise<SmsBudgetUsage> {
+export async function smsBudgetUsage(db: Knex, now: Date): Promise<SmsBudgetUsage> {
   const hourStart = new Date(now.getTime() - WINDOW_MS.hour);
   const dayStart = new Date(now.getTime() - WINDOW_MS.day);
-  const query = db('sms_budget_counts')
+  const rows = await db('sms_budget_counts')
     .where('minute', '>', dayStart)
     .groupBy('scope')
     .select<{ scope: string; hour: number; day: number }[]>(
@@ -149,8 +129,7 @@ export async function smsBudgetUsage(db: Knex, now: Date, telefono?: string): Pr
       db.raw('coalesce(sum(sms) FILTER (WHERE minute > ?), 0)::int AS hour', [hourStart]),
       db.raw('sum(sms)::int AS day'),
     );
-  if (telefono) query.whereIn('scope', scopesOf(telefono));
-  return usageOf(await query);
+  return usageOf(rows);
 }
 
 function usageOf(rows: { scope: string; hour: number; day: number }[]): SmsBudgetUsage {
@@ -222,12 +201,3 @@ export function countOneMore(telefono: string, usage: SmsBudgetUsage) {
     blockCounts[window] += 1;
   }
 }
-
-/**
- * Serialises "count, then claim" across every worker process for one transaction, so
- * concurrent claims cannot all see the last free place (a number only this lock uses).
- */
-export async function lockSmsBudget(trx: Knex.Transaction) {
-  await trx.raw('SELECT pg_advisory_xact_lock(?)', [SMS_BUDGET_LOCK]);
-}
-const SMS_BUDGET_LOCK = 0x5b_d6e7;

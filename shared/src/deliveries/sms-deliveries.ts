@@ -15,12 +15,11 @@ import {
 import { dueRows, isClaimable, isTakeOver, sqlList, statusOf, type DueOptions } from './delivery-table';
 import {
   BUDGET_WINDOWS,
+  budgetCheckValues,
+  budgetExceededBy,
   budgetName,
   countOneMore,
   exceededBudget,
-  lockSmsBudget,
-  countSmsAgainstBudgets,
-  countWithinBudgets,
   pruneSmsBudgetCounts,
   smsBudgetUsage,
   type Budget,
@@ -143,8 +142,22 @@ export interface SmsBudgetCheck {
 
 export type SmsClaim = 'claimed' | 'taken-over' | { held: Budget } | null;
 
-/** Why a claim's transaction was rolled back: one more SMS would exceed a budget. */
-const HELD = Symbol('held by an SMS budget');
+/**
+ * The claim of a new SMS within the budgets, in one statement: the function (migration
+ * 20261125090000) takes the SMS's row, then the budget lock, counts and claims, and the
+ * statement's commit frees the lock at once. A transaction driven from here held the lock
+ * for its round trips and for every turn of a busy worker's event loop in between.
+ */
+const claimWithinBudgetsStatement = preparedStatement<{
+  outcome: 'claimed' | 'over' | 'gone';
+  budget_scope: string | null;
+  sms_hour: number | null;
+  sms_day: number | null;
+}>(
+  'claim-sms-within-budgets',
+  `SELECT * FROM claim_sms_within_budgets(:smsId, :from::text[], :to, :attempts, :exempt,
+  :scopes::text[], :hourLimits::int[], :dayLimits::int[], :hourStart, :dayStart, :minute, :lockKey)`,
+);
 
 /**
  * Takes the SMS (`sending`, with a timeline entry) before the provider is called; null
@@ -153,10 +166,11 @@ const HELD = Symbol('held by an SMS budget');
  * while it called the provider, and is taken over ('taken-over'): the provider may have
  * taken that SMS, so ask it before sending again.
  *
- * A new claim first counts the SMS budgets, under a lock every worker takes for "count,
- * then claim", so concurrent claims cannot all take the last place: when one more SMS to
- * this number would exceed a budget, the SMS is held instead (`{ held }`), unless an
- * admin released it. A takeover is already counted (its claim is).
+ * A new claim counts the SMS budgets under a lock every worker takes for "count, then
+ * claim", so concurrent claims cannot all take the last place: when one more SMS to this
+ * number would exceed a budget, the SMS is held instead (`{ held }`), unless an admin
+ * released it (then it is claimed and counted whatever the budgets say). A takeover is
+ * already counted (its claim is).
  */
 export async function claimSms(
   db: Knex,
@@ -173,31 +187,23 @@ export async function claimSms(
     });
     return taken ? 'taken-over' : null;
   }
-  const now = budget.now();
-  let exceeded: Budget | null = null;
-  const claimed = await db.transaction(async (trx) => {
-    // The claim first, outside the lock: the lock then covers one statement and the commit.
-    if (!(await move(trx, sms.sms_id, SMS_TRANSITIONS.claim, { attempts }))) return false;
-    if (sms.budget_exempt) {
-      // A released SMS is sent whatever the budgets say, and still counts against them.
-      await countSmsAgainstBudgets(trx, sms.telefono, now);
-      return true;
-    }
-    await lockSmsBudget(trx);
-    exceeded = await countWithinBudgets(trx, sms.telefono, now, budget.limits);
-    if (exceeded) await trx.rollback(HELD);
-    return true;
-  }).catch((error: unknown) => {
-    if (error === HELD) return false;
-    throw error;
+  const { rows } = await claimWithinBudgetsStatement(db, {
+    smsId: sms.sms_id,
+    from: SMS_TRANSITIONS.claim.from,
+    to: SMS_TRANSITIONS.claim.to,
+    attempts,
+    exempt: sms.budget_exempt,
+    ...budgetCheckValues(sms.telefono, budget.now(), budget.limits),
   });
-  if (claimed) return 'claimed';
-  if (!exceeded) return null;
-  const budgetReached: Budget = exceeded;
-  const held = await move(db, sms.sms_id, SMS_TRANSITIONS.hold, {
-    errorMessage: `SMS budget reached: ${budgetName(budgetReached)}`,
-  });
-  return held ? { held: budgetReached } : null;
+  const outcome = rows[0]?.outcome;
+  if (outcome === 'claimed') return 'claimed';
+  if (outcome !== 'over') return null;
+  const usage = rows.map((row) => ({ scope: row.budget_scope!, hour: row.sms_hour!, day: row.sms_day! }));
+  const exceeded = budgetExceededBy(sms.telefono, usage, budget.limits);
+  // The function found one more SMS over a budget, so one of them is reached.
+  if (!exceeded) throw new Error(`SMS ${sms.sms_id}: over a budget by the database, within every one by its counts`);
+  const held = await move(db, sms.sms_id, SMS_TRANSITIONS.hold, { errorMessage: `SMS budget reached: ${budgetName(exceeded)}` });
+  return held ? { held: exceeded } : null;
 }
 
 /** The provider took the SMS (now, or, after a takeover, before its worker stopped). */

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countSmsAgainstBudgets } from '@guida/shared/deliveries/sms-budget';
+import { smsBudgetLimits } from '@guida/shared/deliveries/sms-budget';
+import { claimSms } from '@guida/shared/deliveries/sms-deliveries';
 import { sendGuideSmsJob } from '@guida/shared/jobs/sms';
 import { adminMessages } from '@guida/shared/messages';
 import { insertLead, type LeadFixture } from '@guida/testing/lead-fixture';
@@ -11,19 +12,24 @@ let api: TestApi;
 let admin: Awaited<ReturnType<typeof signInAsAdmin>>;
 let held: LeadFixture[];
 
+/** The SMS of `lead` claimed (so counted against the budgets) at `at`, then `status`. */
+async function handedOver(lead: LeadFixture, at: Date, status: 'sent' | 'delivered') {
+  const sms = await api.db('sms_messages').where({ lead_id: lead.leadId }).first<{ id: number }>('id');
+  const budget = { limits: smsBudgetLimits(api.config), now: () => at };
+  const claim = await claimSms(api.db, { sms_id: sms!.id, status: 'pending', telefono: lead.telefono, budget_exempt: false }, 1, 45_000, budget);
+  expect(claim).toBe('claimed');
+  await api.db('sms_messages').where({ id: sms!.id }).update({ status, sent_at: at });
+}
+
 beforeAll(async () => {
   api = await createTestApi({ SMS_BUDGET_BLOCK_PER_HOUR: '2', SMS_BUDGET_GLOBAL_PER_DAY: '50' });
   admin = await signInAsAdmin(api);
   // Two SMS of block 393471 handed over in the last hour (its budget), two held behind them,
   // and one SMS of another block sent yesterday (the day window only).
   for (const telefono of ['+393471000001', '+393471000002']) {
-    const lead = await insertLead(api.db, { telefono });
-    await api.db('sms_messages').where({ lead_id: lead.leadId }).update({ status: 'sent', sent_at: api.db.raw("now() - interval '5 minutes'") });
-    await countSmsAgainstBudgets(api.db, telefono, new Date(Date.now() - 5 * 60_000));
+    await handedOver(await insertLead(api.db, { telefono }), new Date(Date.now() - 5 * 60_000), 'sent');
   }
-  const yesterday = await insertLead(api.db, { telefono: '+41791234567' });
-  await api.db('sms_messages').where({ lead_id: yesterday.leadId }).update({ status: 'delivered', sent_at: api.db.raw("now() - interval '20 hours'") });
-  await countSmsAgainstBudgets(api.db, '+41791234567', new Date(Date.now() - 20 * 3600_000));
+  await handedOver(await insertLead(api.db, { telefono: '+41791234567' }), new Date(Date.now() - 20 * 3600_000), 'delivered');
   held = [await insertLead(api.db, { telefono: '+393471000003' }), await insertLead(api.db, { telefono: '+393471000004' })];
   await api.db('sms_messages').whereIn('lead_id', held.map((lead) => lead.leadId)).update({ status: 'held' });
 });
