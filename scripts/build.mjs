@@ -45,9 +45,9 @@ export async function buildServer() {
   log('build', 'api and worker bundled (api/dist, worker/dist)');
 }
 
-/** @param {string} command @param {string[]} args */
-function run(command, args) {
-  const result = spawnSync(command, args, { cwd: ROOT, stdio: 'inherit' });
+/** @param {string} command @param {string[]} args @param {NodeJS.ProcessEnv} [env] */
+function run(command, args, env = process.env) {
+  const result = spawnSync(command, args, { cwd: ROOT, stdio: 'inherit', env });
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed`);
 }
 
@@ -56,10 +56,15 @@ export function buildGuides() {
   log('build', 'guide PDFs rendered (guides/dist)');
 }
 
+/**
+ * Always a production build, whatever NODE_ENV this process has (`.env` says development):
+ * set before the build starts, because packages the build loads early pick their
+ * development or production code from it (web/vite.config.ts sets it too, for direct runs).
+ */
 export function buildWeb() {
   const web = JSON.parse(readFileSync(join(ROOT, 'web', 'package.json'), 'utf8'));
   if (!web.scripts?.build) return;
-  run('npm', ['run', 'build', '--workspace', '@guida/web']);
+  run('npm', ['run', 'build', '--workspace', '@guida/web'], { ...process.env, NODE_ENV: 'production' });
   log('build', 'web site built (web/build)');
 }
 

@@ -45,7 +45,10 @@ try {
   step('type-check', 'tsc', ['-p', 'tsconfig.json']);
   step('type-check (web)', 'tsc', ['-p', 'web/tsconfig.json']);
   step('lint (with import boundaries)', 'eslint', ['--max-warnings', '0', '.']);
-  step('build the web site (for the browser tests)', 'react-router', ['build'], join(ROOT, 'web'));
+  log('test', 'build the web site (for the browser tests)');
+  // The same production build as npm start's, whatever NODE_ENV this shell has.
+  const { buildWeb } = await import('./build.mjs');
+  buildWeb();
   log('test', 'unit, integration, system and browser tests');
   const vitest = spawnSync(join(ROOT, 'node_modules', '.bin', 'vitest'), ['run'], { cwd: ROOT, stdio: 'inherit' });
   process.exit(vitest.status ?? 1);

@@ -14,6 +14,13 @@ import { gotoInteractive, launchChromium, openPage, startSite, type Site } from 
 
 const PUBLIC_PATHS = [...SITE_PAGE_PATHS];
 const BUILD = path.resolve(import.meta.dirname, '../build/client');
+/** Strings only the development builds of our libraries contain (their warnings, devtools hooks). */
+const DEVELOPMENT_ONLY = [
+  // react-dom
+  'Download the React DevTools',
+  // react
+  'Each child in a list should have a unique "key" prop',
+];
 
 let site: Site;
 let browser: Browser;
@@ -182,6 +189,15 @@ describe('the build', () => {
     for (const chunk of chunks) {
       const code = await (await fetch(`${site.baseUrl}${chunk}`)).text();
       expect(code, chunk).not.toMatch(/\$ZodType|ZodError/);
+    }
+  });
+
+  it('ships production code only, whatever NODE_ENV the build ran with', () => {
+    const chunks = readdirSync(path.join(BUILD, 'assets')).filter((file) => file.endsWith('.js'));
+    expect(chunks.length).toBeGreaterThan(10);
+    for (const chunk of chunks) {
+      const code = readFileSync(path.join(BUILD, 'assets', chunk), 'utf8');
+      for (const marker of DEVELOPMENT_ONLY) expect(code, `${chunk} contains development code`).not.toContain(marker);
     }
   });
 
