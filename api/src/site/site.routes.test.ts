@@ -44,6 +44,25 @@ describe('the site routes', () => {
     expect(withoutTrailingSlash('//')).toBeNull();
   });
 
+  it('sends brotli whenever the browser accepts it, gzip when only that, else the plain file', async () => {
+    const cases: [string, string | undefined][] = [
+      // Chromium's and Firefox's header: gzip comes first without being preferred.
+      ['gzip, deflate, br, zstd', 'br'],
+      ['br', 'br'],
+      ['gzip, deflate', 'gzip'],
+      ['gzip, br;q=0', 'gzip'],
+      ['identity', undefined],
+    ];
+    for (const path of ['/', '/assets/app-abc123.js']) {
+      for (const [accepted, expected] of cases) {
+        const response = await request(api.app).get(path).set('Accept-Encoding', accepted);
+        expect(response.status, `${path} ${accepted}`).toBe(200);
+        expect(response.headers['content-encoding'], `${path} ${accepted}`).toBe(expected);
+        expect(response.headers.vary, path).toBe('Accept-Encoding');
+      }
+    }
+  });
+
   it('sends the Permissions-Policy on pages, files, API answers and errors', async () => {
     expect(PERMISSIONS_POLICY).toMatch(/(^|, )camera=\(\)/);
     for (const feature of ['microphone', 'geolocation', 'payment', 'usb']) {

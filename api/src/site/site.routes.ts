@@ -17,10 +17,14 @@ export function withoutTrailingSlash(path: string): string | null {
   return /^\/(?![/\\])[^\\\u0000-\u001F]*$/.test(target) ? target : null;
 }
 
+/**
+ * Brotli whenever the client accepts it, else gzip. Browsers list gzip first ("gzip,
+ * deflate, br, zstd") without preferring it, so choosing by their order served every
+ * browser the larger gzip.
+ */
 function encodingFor(req: Request, available: { brotli: unknown; gzip: unknown }) {
-  const accepted = req.acceptsEncodings('br', 'gzip', 'identity');
-  if (accepted === 'br' && available.brotli) return 'br';
-  if ((accepted === 'br' || accepted === 'gzip') && available.gzip) return 'gzip';
+  if (available.brotli && req.acceptsEncodings('br')) return 'br';
+  if (available.gzip && req.acceptsEncodings('gzip')) return 'gzip';
   return null;
 }
 
