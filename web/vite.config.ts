@@ -1,17 +1,22 @@
 import { reactRouter } from '@react-router/dev/vite';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'vite';
+import { PREACT_ALIASES } from './tooling/preact-aliases';
 
 const VENDOR_CHUNK = 'react-vendor';
 
 export default defineConfig(({ command, isSsrBuild }) => {
   // Every build is a production build, whatever NODE_ENV the process inherits (`npm start`
-  // and `npm test` load a .env that says development): Vite would otherwise inline React's
-  // development build, several times larger and slower. Vite reads NODE_ENV after loading
-  // this file.
+  // and `npm test` load a .env that says development): Vite would otherwise keep the
+  // libraries' development code (warnings, checks), larger and slower. Vite reads NODE_ENV
+  // after loading this file.
   if (command === 'build') process.env.NODE_ENV = 'production';
   return {
     plugins: [tailwindcss(), reactRouter()],
+    resolve: { alias: PREACT_ALIASES },
+    // The prerender bundles its packages instead of loading them from node_modules, so that
+    // React Router renders with the same Preact as the pages (and the browser).
+    ssr: { noExternal: true },
     // Guide sources outside web/ are read at build time (the older page's content preview).
     server: { fs: { allow: ['..'] } },
     build: isSsrBuild
@@ -25,13 +30,14 @@ export default defineConfig(({ command, isSsrBuild }) => {
               // minification, which would drop the comment.
               postBanner: (chunk) => (chunk.name === VENDOR_CHUNK ? '//# allFunctionsCalledOnLoad' : ''),
               codeSplitting: {
-                // The libraries every public page hydrates with, in one chunk instead of a dozen:
-                // fewer requests and module records on the throttled first load. Only these
-                // packages: the lazy ones (Radix, zod) stay in their own chunks.
+                // The libraries every public page hydrates with (Preact, React Router), in one
+                // chunk instead of a dozen: fewer requests and module records on the throttled
+                // first load. Only these packages: the lazy ones (Radix, zod) stay in their own
+                // chunks.
                 groups: [
                   {
                     name: VENDOR_CHUNK,
-                    test: /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack[\\/](query-core|react-query)|react-hook-form|cookie|set-cookie-parser)[\\/]/,
+                    test: /node_modules[\\/](preact|react-router|@tanstack[\\/](query-core|react-query)|react-hook-form|cookie|set-cookie-parser)[\\/]/,
                   },
                 ],
               },

@@ -16,10 +16,13 @@ const PUBLIC_PATHS = [...SITE_PAGE_PATHS];
 const BUILD = path.resolve(import.meta.dirname, '../build/client');
 /** Strings only the development builds of our libraries contain (their warnings, devtools hooks). */
 const DEVELOPMENT_ONLY = [
-  // react-dom
+  // react-dom and react, should the site ever be built with them again (decision 030)
   'Download the React DevTools',
-  // react
   'Each child in a list should have a unique "key" prop',
+  // React Query (the admin area)
+  'Switching provider after calls to previous provider',
+  // Radix (the cookie panel, the toaster, the admin area)
+  ' is changing from ',
 ];
 
 let site: Site;

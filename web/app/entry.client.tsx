@@ -1,0 +1,32 @@
+import { Fragment, options } from 'preact';
+import { startTransition, StrictMode } from 'react';
+import { hydrateRoot } from 'react-dom/client';
+import { HydratedRouter } from 'react-router/dom';
+
+// Preact hydrates a document into its <html> element (React takes the document itself), so
+// the root's <html> becomes a fragment and <head> and <body> meet their prerendered nodes.
+const nextVnodeHook = options.vnode;
+options.vnode = (vnode) => {
+  if (vnode.type === 'html') vnode.type = Fragment;
+  nextVnodeHook?.(vnode);
+};
+
+// On its first render HydratedRouter starts decoding the page's data and suspends until it
+// is decoded; React waits at the root, Preact would start over without the prerendered
+// markup. Starting that render once here (it throws the decoding's promise) and waiting
+// lets hydration find the data ready.
+try {
+  HydratedRouter({});
+} catch (pending) {
+  if (!(pending instanceof Promise)) throw pending;
+  await pending;
+}
+
+startTransition(() => {
+  hydrateRoot(
+    document,
+    <StrictMode>
+      <HydratedRouter />
+    </StrictMode>,
+  );
+});
