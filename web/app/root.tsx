@@ -1,4 +1,3 @@
-import { QueryClientProvider } from '@tanstack/react-query';
 import { Suspense, lazy, useEffect, useState } from 'react';
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useNavigation } from 'react-router';
 import type { Route } from './+types/root';
@@ -7,7 +6,6 @@ import { useToasts } from './components/ui/toast-store';
 import { CookieBanner } from './features/consent/cookie-banner';
 import { CookieConsentProvider, useCookieConsent } from './features/consent/cookie-consent';
 import { usePageTracking } from './features/tracking/use-page-tracking';
-import { createQueryClient } from './lib/query-client';
 import './app.css';
 
 // Loaded the first time they are needed: nothing of them is in the prerendered HTML, and
@@ -63,21 +61,18 @@ function NavigationSpinner() {
 }
 
 export default function App() {
-  const [queryClient] = useState(createQueryClient);
   // Lets browser tests (and support staff) tell the interactive page from the static HTML.
   useEffect(() => {
     document.documentElement.dataset.hydrated = 'true';
   }, []);
   usePageTracking();
   return (
-    <QueryClientProvider client={queryClient}>
-      <CookieConsentProvider>
-        <NavigationSpinner />
-        <Outlet />
-        <CookieBanner />
-        <OnDemand />
-      </CookieConsentProvider>
-    </QueryClientProvider>
+    <CookieConsentProvider>
+      <NavigationSpinner />
+      <Outlet />
+      <CookieBanner />
+      <OnDemand />
+    </CookieConsentProvider>
   );
 }
 

@@ -23,7 +23,7 @@ import { ApiError, getJson } from '../../lib/api-client';
 
 /**
  * The admin API client. Query keys are the request URLs (with their query strings), so
- * the root query client's conventions hold and a refresh can target URLs by prefix.
+ * the admin query client's conventions hold (admin-queries.tsx) and a refresh can target URLs by prefix.
  */
 
 export const ADMIN_SESSION_URL = '/api/admin/session';

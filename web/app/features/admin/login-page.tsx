@@ -10,8 +10,8 @@ type FieldName = 'username' | 'password';
 type FieldErrors = Partial<Record<FieldName, string>>;
 
 /**
- * The same rules as the shared adminLoginSchema, written out: importing the schema (or
- * react-hook-form) here would split modules the public pages load into extra chunks.
+ * The same rules as the shared adminLoginSchema, written out: importing the schema here
+ * would split modules the public pages load into extra chunks.
  */
 function validate({ username, password }: Record<FieldName, string>) {
   const errors: FieldErrors = {};

@@ -1,12 +1,12 @@
-import { useMutation } from '@tanstack/react-query';
 import { useEffect, useId, useRef } from 'react';
-import { useForm, type FieldPath, type Resolver } from 'react-hook-form';
 import { gdprFormTexts as texts } from '@guida/shared/gdpr-messages';
 import { GDPR_REQUEST_TYPE_LABELS, GDPR_REQUEST_TYPES, GDPR_TEXT_MAX_LENGTH, type GdprRequestType } from '@guida/shared/gdpr-rules';
 import { HONEYPOT_FIELD } from '@guida/shared/lead-rules';
 import { challengeMessages, formMessages } from '@guida/shared/messages';
 import { ApiError, apiRequest } from '../../lib/api-client';
 import { useLoadOnFirstFocus } from '../../lib/load-on-first-focus';
+import { useSubmission } from '../../lib/use-submission';
+import { useValidatedForm } from '../../lib/validated-form';
 import { ChallengeSlot } from '../challenge/challenge-slot';
 import { asksForChallenge, CHALLENGE_FIELD, useChallenge } from '../challenge/use-challenge';
 
@@ -16,12 +16,9 @@ type Parsed = { email: string; requestType: GdprRequestType; details: string | n
 const loadValidation = () => import('./gdpr-request-validation');
 
 /** The shared schema, loaded when first needed (see gdpr-request-validation.ts). */
-const lazyResolver: Resolver<Values, unknown, Parsed> = async (values, context, options) => {
-  const { gdprRequestResolver } = await loadValidation();
-  return (gdprRequestResolver as unknown as Resolver<Values, unknown, Parsed>)(values, context, options);
-};
+const validate = async (values: Values) => (await loadValidation()).validateGdprRequest(values);
 
-const FIELDS: FieldPath<Values>[] = ['email', 'requestType', 'details'];
+const FIELDS: (keyof Values)[] = ['email', 'requestType', 'details'];
 
 const INPUT_CLASS =
   'w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-base text-slate-900 placeholder:text-slate-500 focus:border-emerald-700 focus:outline-none focus:ring-2 focus:ring-emerald-700/40 aria-[invalid=true]:border-red-700';
@@ -49,13 +46,10 @@ export function GdprRequestForm() {
     setError,
     reset,
     formState: { errors },
-  } = useForm<Values, unknown, Parsed>({
-    resolver: lazyResolver,
-    defaultValues: { email: '', requestType: '', details: '' },
-  });
+  } = useValidatedForm<Values, Parsed>(validate);
 
-  const submission = useMutation({
-    mutationFn: async (payload: Record<string, unknown>) => {
+  const submission = useSubmission({
+    send: async (payload: Record<string, unknown>) => {
       const solution = challenge.take();
       const body = solution ? { ...payload, [CHALLENGE_FIELD]: solution } : payload;
       const answer: unknown = await (await apiRequest('POST', '/api/gdpr/requests', body)).json();
@@ -65,12 +59,12 @@ export function GdprRequestForm() {
       const answer = error instanceof ApiError ? error.payload : null;
       if (asksForChallenge(answer) && !resent.current) {
         resent.current = true;
-        challenge.require(() => submission.mutate(payload));
+        challenge.require(() => submission.send(payload));
         return;
       }
       if (asksForChallenge(answer)) challenge.require(null);
       for (const [field, message] of Object.entries(answer?.errors ?? {})) {
-        if ((FIELDS as string[]).includes(field)) setError(field as FieldPath<Values>, { message });
+        if ((FIELDS as string[]).includes(field)) setError(field as keyof Values, { message });
       }
     },
   });
@@ -82,7 +76,7 @@ export function GdprRequestForm() {
     const form = event?.target as HTMLFormElement | undefined;
     const honeypot = (form?.elements.namedItem(HONEYPOT_FIELD) as HTMLInputElement | null)?.value ?? '';
     resent.current = false;
-    submission.mutate({
+    submission.send({
       email: values.email,
       requestType: values.requestType,
       ...(values.requestType === 'rectification' && values.details ? { details: values.details } : {}),

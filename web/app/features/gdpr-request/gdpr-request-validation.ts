@@ -1,10 +1,9 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { gdprRequestAcceptedSchema, gdprRequestFormSchema } from '@guida/shared/schemas/gdpr';
-import '../../lib/zod-in-browser';
+import { formValidator } from '../../lib/form-validation';
 
 /**
  * The /gdpr form's validation with the shared schema, loaded on its own once the visitor
  * reaches the form (and at the latest on submit): zod stays off the page's first load.
  */
-export const gdprRequestResolver = zodResolver(gdprRequestFormSchema);
+export const validateGdprRequest = formValidator(gdprRequestFormSchema);
 export const parseAccepted = (answer: unknown) => gdprRequestAcceptedSchema.parse(answer);

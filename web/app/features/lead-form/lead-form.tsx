@@ -1,6 +1,4 @@
-import { useMutation } from '@tanstack/react-query';
 import { useId, useRef } from 'react';
-import { useForm, type FieldPath, type Resolver, type UseFormRegisterReturn } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { HONEYPOT_FIELD, thankYouPathFor, type EbookType } from '@guida/shared/lead-rules';
 import { challengeMessages, formMessages, privacyConsentText } from '@guida/shared/messages';
@@ -9,6 +7,8 @@ import { InfoTooltip } from '../../components/ui/info-tooltip';
 import { toast } from '../../components/ui/toast-store';
 import { ApiError, apiRequest } from '../../lib/api-client';
 import { useLoadOnFirstFocus } from '../../lib/load-on-first-focus';
+import { useSubmission } from '../../lib/use-submission';
+import { useValidatedForm, type FieldRegistration } from '../../lib/validated-form';
 import { ChallengeSlot } from '../challenge/challenge-slot';
 import { asksForChallenge, CHALLENGE_FIELD, useChallenge } from '../challenge/use-challenge';
 import { trackGaEvent } from '../consent/google-analytics';
@@ -20,10 +20,7 @@ type Parsed = Omit<LeadFormValues, 'telefono'> & { telefono: { e164: string; cou
 const loadValidation = () => import('./lead-form-validation');
 
 /** The shared schema, loaded when first needed (see lead-form-validation.ts). */
-const lazyResolver: Resolver<Values, unknown, Parsed> = async (values, context, options) => {
-  const { leadFormResolver } = await loadValidation();
-  return (leadFormResolver as unknown as Resolver<Values, unknown, Parsed>)(values, context, options);
-};
+const validate = async (values: Values) => (await loadValidation()).validateLeadForm(values);
 
 export interface LeadFormProps {
   /** Newer pages send guide type, source and campaign; the older page the personal fields. */
@@ -35,7 +32,7 @@ export interface LeadFormProps {
   submitLabel: string;
 }
 
-const FIELD_IDS: FieldPath<Values>[] = ['nome', 'cognome', 'email', 'telefono', 'gdprConsent'];
+const FIELD_IDS: (keyof Values)[] = ['nome', 'cognome', 'email', 'telefono', 'gdprConsent'];
 
 function campaign() {
   const query = new URLSearchParams(window.location.search);
@@ -65,14 +62,11 @@ export function LeadForm({ variant, ebookType, landingPath, title, subtitle, sub
     handleSubmit,
     setError,
     formState: { errors },
-  } = useForm<Values, unknown, Parsed>({
-    resolver: lazyResolver,
-    defaultValues: { nome: '', cognome: '', email: '', telefono: '', gdprConsent: false },
-  });
+  } = useValidatedForm<Values, Parsed>(validate);
   const fallbackError = variant === 'older' ? formMessages.errorFallbackOlderPage : formMessages.errorFallbackNewerPages;
 
-  const submission = useMutation({
-    mutationFn: async (payload: EbookRequestInput & Record<string, unknown>) => {
+  const submission = useSubmission({
+    send: async (payload: EbookRequestInput & Record<string, unknown>) => {
       const solution = challenge.take();
       const body = solution ? { ...payload, [CHALLENGE_FIELD]: solution } : payload;
       const answer: unknown = await (await apiRequest('POST', '/api/ebook-request', body)).json();
@@ -88,12 +82,12 @@ export function LeadForm({ variant, ebookType, landingPath, title, subtitle, sub
       const answer = error instanceof ApiError ? error.payload : null;
       if (asksForChallenge(answer) && !resent.current) {
         resent.current = true;
-        challenge.require(() => submission.mutate(payload));
+        challenge.require(() => submission.send(payload));
         return;
       }
       if (asksForChallenge(answer)) challenge.require(null);
       for (const [field, message] of Object.entries(answer?.errors ?? {})) {
-        if ((FIELD_IDS as string[]).includes(field)) setError(field as FieldPath<Values>, { message });
+        if ((FIELD_IDS as string[]).includes(field)) setError(field as keyof Values, { message });
       }
       const message = answer?.message ?? fallbackError;
       toast({ title: formMessages.errorTitle, description: message, variant: 'destructive' });
@@ -115,7 +109,7 @@ export function LeadForm({ variant, ebookType, landingPath, title, subtitle, sub
     };
     tracking.submitted();
     resent.current = false;
-    submission.mutate(
+    submission.send(
       variant === 'older' ? personal : { ...personal, ebookType, source: 'landing-page', ...campaign() },
     );
   };
@@ -255,7 +249,7 @@ interface FieldProps {
   autoComplete: string;
   inputMode?: 'email' | 'tel';
   error: string | undefined;
-  registration: UseFormRegisterReturn;
+  registration: FieldRegistration;
   hint?: React.ReactNode;
 }
 
