@@ -11,6 +11,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { parseEnv } from 'node:util';
 import pg from 'pg';
 import type { Redis } from '@guida/shared/server/redis';
 import { ROOT } from '../scripts/lib/output.mjs';
@@ -109,6 +110,17 @@ export async function deleteKeys(redis: Redis, prefix: string) {
     if (keys.length > 0) await redis.unlink(...keys);
     cursor = next;
   } while (cursor !== '0');
+}
+
+/**
+ * The configuration `npm start` runs with: .env.example, which it copies to .env on the
+ * first run (an empty value means the default).
+ */
+export function npmStartConfiguration(): Record<string, string> {
+  const values = parseEnv(readFileSync(join(ROOT, '.env.example'), 'utf8'));
+  return Object.fromEntries(
+    Object.entries(values).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== ''),
+  );
 }
 
 /* ------------------------ API and worker processes --------------------- */

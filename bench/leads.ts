@@ -11,12 +11,9 @@ import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { parseEnv } from 'node:util';
 import autocannon from 'autocannon';
 import { Queue } from 'bullmq';
 import pg from 'pg';
@@ -34,6 +31,7 @@ import {
   isolatedEnv,
   localUrl,
   machineFacts,
+  npmStartConfiguration,
   number,
   onCleanUp,
   percentile,
@@ -396,17 +394,6 @@ async function drain(queues: Queue[], twilio: FakeTwilio, waitSeconds: number) {
 }
 
 /* ---------------------- end to end: the product as npm start runs it ---------------------- */
-
-/**
- * The configuration `npm start` runs with: .env.example, which it copies to .env on the
- * first run (an empty value means the default).
- */
-function npmStartConfiguration(): Record<string, string> {
-  const values = parseEnv(readFileSync(join(ROOT, '.env.example'), 'utf8'));
-  return Object.fromEntries(
-    Object.entries(values).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== ''),
-  );
-}
 
 /**
  * The default configuration first; every other run names what it changes. By default SMS

@@ -1,44 +1,64 @@
 /**
  * Web benchmark (`npm run bench:web`): Lighthouse's mobile configuration (emulated Moto G
- * Power, simulated slow 4G) on Debian's Chromium against the bundled API serving the built
- * site. Prints Performance, Accessibility, Best Practices, SEO, LCP, CLS, TBT and
- * JavaScript bytes per page and writes bench/results/web-*.json.
+ * Power, simulated slow 4G) on Debian's Chromium, on the landing pages as `npm start` serves
+ * them (the same build, the bundled API with the values of .env.example, compression as
+ * served), and beside them the same prerendered pages with their scripts removed, served by
+ * a second API of the same configuration. Runs of the two alternate, so both meet the same
+ * moments of this shared machine.
  *
- * CPU calibration: the default 4x CPU slowdown assumes a fast desktop host. Lighthouse
- * measures the host (benchmarkIndex); Chrome DevTools rates the Moto G Power class at
- * 264. On a host that is itself about that slow, 4x emulates a phone four times slower
- * than the target, so the bars are judged on runs whose slowdown is host index / 264
- * (between 1 and 4), as DevTools' CPU calibration does. One run with the plain 4x default
- * is reported beside them.
+ * Prints Performance, Accessibility, Best Practices, SEO, LCP, CLS, TBT and JavaScript
+ * bytes per page, the JavaScript of each page per chunk (raw, gzip, brotli, transferred),
+ * and checks the JavaScript budget (decision 030): at most 100 kB of compressed JavaScript
+ * transferred, no blocking time, and an LCP within 1.1 x that of the page without scripts.
+ * Writes bench/results/web-*.json.
+ *
+ * CPU calibration (decision 009): the default 4x CPU slowdown assumes a fast desktop host.
+ * Lighthouse measures the host (benchmarkIndex); Chrome DevTools rates the Moto G Power class
+ * at 264. The bars are judged on runs whose slowdown is host index / 264 (between 1 and 4),
+ * as DevTools' CPU calibration does; one run with the plain 4x default is reported beside.
  *
  * A run Lighthouse cannot complete (for example CHROME_INTERSTITIAL_ERROR) still returns a
  * report, with a score of 0 and no metrics: it is recorded under `failedRuns`, retried, and
  * left out of the medians. A page with fewer than two valid runs gets no figures.
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-import pg from 'pg';
 import { freePort } from '@guida/testing/free-port';
+import { precompressFile } from '../web/tooling/precompress';
 import { CHROMIUM } from '../scripts/lib/chromium.mjs';
 import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from '../scripts/lib/defaults.mjs';
 import { ROOT } from '../scripts/lib/output.mjs';
+import {
+  benchLog,
+  isolatedEnv,
+  localUrl,
+  machineFacts,
+  npmStartConfiguration,
+  onCleanUp,
+  recreateDatabase,
+  runBenchmark,
+  startService,
+  stopServices,
+  waitForReady,
+  writeResults,
+} from './bench-support';
 
 const PAGES = ['/', '/educazione-investimenti', '/trading-old'];
 /** Lighthouse varies run to run; the median of these is reported. */
 const RUNS = 3;
-/** A failed run (no metrics) is retried this many times per page, then the page is judged on what succeeded. */
+/** A failed run (no metrics) is retried this many times per page and site, then it is judged on what succeeded. */
 const RETRIES = 2;
 /** Fewer valid runs than this and the page has no figures: the bars are missed for lack of data. */
 const MIN_VALID_RUNS = 2;
 /** Chrome DevTools' benchmark score of a low-tier phone (Moto G Power 2022). */
 const TARGET_DEVICE_INDEX = 264;
 const BARS = { performance: 95, accessibility: 100, lcpMs: 1800, cls: 0.02 };
+/** The JavaScript budget of a landing page (decision 030); 1 kB = 1,000 bytes. */
+const BUDGET = { jsBytes: 100_000, tbtMs: 0, lcpRatio: 1.1 };
+const BUILD_DIR = join(ROOT, 'web', 'build', 'client');
 const BENCH_DATABASE = 'guida_bench_web';
 const CHROMIUM_FLAGS = [
   '--headless',
@@ -51,63 +71,70 @@ const CHROMIUM_FLAGS = [
   '--disable-quic',
 ];
 
-const log = (message: string) => console.log(`[bench:web] ${message}`);
+const log = benchLog('web');
 
-async function recreateDatabase(): Promise<string> {
-  const server = new URL(process.env.DATABASE_URL || DEFAULT_DATABASE_URL);
-  server.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: server.toString() });
-  await client.connect();
-  try {
-    await client.query(`DROP DATABASE IF EXISTS ${BENCH_DATABASE} WITH (FORCE)`);
-    await client.query(`CREATE DATABASE ${BENCH_DATABASE}`);
-  } finally {
-    await client.end();
+/* ------------------------------ the two sites ------------------------------ */
+
+function htmlFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? htmlFiles(join(dir, entry.name)) : entry.name.endsWith('.html') ? [join(dir, entry.name)] : [],
+  );
+}
+
+/**
+ * A copy of the build whose pages have no scripts (and no module preloads): what the
+ * visitor sees before any JavaScript runs, compressed as the build compresses its pages.
+ */
+async function scriptlessCopy(): Promise<string> {
+  const dir = mkdtempSync(join(os.tmpdir(), 'guida-bench-web-'));
+  onCleanUp(() => rmSync(dir, { recursive: true, force: true }));
+  cpSync(BUILD_DIR, dir, { recursive: true });
+  for (const file of htmlFiles(dir)) {
+    const html = readFileSync(file, 'utf8')
+      .replace(/<script\b[^>]*>[\s\S]*?<\/script>/g, '')
+      .replace(/<link rel="modulepreload"[^>]*>/g, '');
+    if (/<script\b/.test(html)) throw new Error(`a script is left in ${file}`);
+    writeFileSync(file, html);
+    rmSync(`${file}.br`, { force: true });
+    rmSync(`${file}.gz`, { force: true });
+    await precompressFile(file);
   }
-  server.pathname = `/${BENCH_DATABASE}`;
-  const url = server.toString();
-  const migrate = spawn(process.execPath, ['api/dist/migrate.js', 'latest'], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', DATABASE_URL: url },
-    stdio: 'ignore',
-  });
-  const [code] = (await once(migrate, 'exit')) as [number];
-  if (code !== 0) throw new Error('migrations failed');
+  return dir;
+}
+
+/**
+ * The bundled API as `npm start` runs it (the values of .env.example), changed only in where
+ * it listens and keeps its data, and in the build it serves.
+ */
+async function startSite(name: string, databaseUrl: string, buildDir: string) {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  startService(
+    name,
+    'api/dist/server.js',
+    isolatedEnv({
+      ...npmStartConfiguration(),
+      PORT: String(port),
+      PUBLIC_BASE_URL: url,
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: localUrl(process.env.REDIS_URL || DEFAULT_REDIS_URL, 'REDIS_URL'),
+      REDIS_KEY_PREFIX: `bench-web-${name}-${process.pid}`,
+      WEB_BUILD_DIR: buildDir,
+    }),
+  );
+  await waitForReady(url);
   return url;
 }
 
-async function startApi(databaseUrl: string) {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['api/dist/server.js'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      NODE_ENV: 'development',
-      LOG_LEVEL: 'warn',
-      PORT: String(port),
-      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-      DATABASE_URL: databaseUrl,
-      REDIS_URL: process.env.REDIS_URL || DEFAULT_REDIS_URL,
-      REDIS_KEY_PREFIX: `bench-web-${process.pid}`,
-      SESSION_SECRET: 'bench-web-session-secret-0123456789abcdef',
-      WEB_BUILD_DIR: 'web/build/client',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 100; i += 1) {
-    try {
-      if ((await fetch(`${url}/readyz`)).ok) return { url, child };
-    } catch {
-      // not listening yet
-    }
-    await sleep(200);
-  }
-  child.kill();
-  throw new Error('the API did not start');
+/* -------------------------------- Lighthouse ------------------------------- */
+
+interface ScriptRequest {
+  path: string;
+  transferSize: number;
+  resourceSize: number;
 }
 
-interface PageResult {
+interface RunResult {
   cpuSlowdown: number;
   hostIndex: number;
   performance: number;
@@ -120,7 +147,19 @@ interface PageResult {
   fcpMs: number;
   jsBytes: number;
   totalBytes: number;
+  /** The element Lighthouse took as the largest contentful paint. */
+  lcpElement: string | null;
+  scripts: ScriptRequest[];
 }
+
+interface FailedRun {
+  failed: true;
+  code: string;
+  message: string;
+  hostIndex: number | null;
+}
+
+type Throttling = Record<string, number>;
 
 /** The middle value; with an even count, the mean of the two middle ones. */
 function median(values: number[]) {
@@ -129,20 +168,8 @@ function median(values: number[]) {
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
-/** A run Lighthouse could not complete (it still answers, with a score of 0 and no metrics). */
-class FailedRun extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly hostIndex: number,
-  ) {
-    super(message);
-  }
-}
-
-type Throttling = Record<string, number>;
-
-async function audit(url: string, port: number, throttling?: Throttling): Promise<PageResult & { throttling: Throttling }> {
+/** One Lighthouse run; a run Lighthouse could not complete is returned as a FailedRun. */
+async function audit(url: string, port: number, throttling?: Throttling): Promise<(RunResult & { throttling: Throttling }) | FailedRun> {
   const result = await lighthouse(url, {
     port,
     output: 'json',
@@ -150,25 +177,31 @@ async function audit(url: string, port: number, throttling?: Throttling): Promis
     onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
     ...(throttling ? { throttling } : {}),
   });
-  if (!result) throw new FailedRun('NO_RESULT', `Lighthouse returned nothing for ${url}`, Number.NaN);
-  const { runtimeError } = result.lhr;
-  if (runtimeError) {
-    throw new FailedRun(runtimeError.code, runtimeError.message, Math.round(result.lhr.environment.benchmarkIndex));
-  }
-  const { categories, audits } = result.lhr;
-  if (categories.performance?.score == null) {
-    throw new FailedRun('NO_SCORE', `Lighthouse gave no performance score for ${url}`, Math.round(result.lhr.environment.benchmarkIndex));
-  }
+  const failed = (code: string, message: string, hostIndex: number | null): FailedRun => {
+    log(`  run failed: ${code} (${message.split('\n')[0]})`);
+    return { failed: true, code, message, hostIndex };
+  };
+  if (!result) return failed('NO_RESULT', `Lighthouse returned nothing for ${url}`, null);
+  const { runtimeError, categories, audits, environment, configSettings } = result.lhr;
+  const hostIndex = Math.round(environment.benchmarkIndex);
+  if (runtimeError) return failed(runtimeError.code, runtimeError.message, hostIndex);
+  if (categories.performance?.score == null) return failed('NO_SCORE', `Lighthouse gave no performance score for ${url}`, hostIndex);
   const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
   const numeric = (id: string) => audits[id]?.numericValue ?? Number.NaN;
-  const summary = (audits['resource-summary']?.details as { items?: { resourceType: string; transferSize: number }[] })
-    ?.items;
+  const summary = (audits['resource-summary']?.details as { items?: { resourceType: string; transferSize: number }[] })?.items;
   const bytesOf = (type: string) => summary?.find((item) => item.resourceType === type)?.transferSize ?? 0;
-  const used = result.lhr.configSettings.throttling as Throttling;
+  const requests =
+    (audits['network-requests']?.details as { items?: { url: string; resourceType?: string; transferSize?: number; resourceSize?: number }[] })
+      ?.items ?? [];
+  const lcpDetails = audits['largest-contentful-paint-element']?.details as
+    | { items?: { items?: { node?: { selector?: string; nodeLabel?: string } }[] }[] }
+    | undefined;
+  const lcpNode = lcpDetails?.items?.[0]?.items?.[0]?.node;
+  const used = configSettings.throttling as Throttling;
   return {
     throttling: used,
     cpuSlowdown: Math.round((used.cpuSlowdownMultiplier ?? 4) * 100) / 100,
-    hostIndex: Math.round(result.lhr.environment.benchmarkIndex),
+    hostIndex,
     performance: score('performance'),
     accessibility: score('accessibility'),
     bestPractices: score('best-practices'),
@@ -179,174 +212,270 @@ async function audit(url: string, port: number, throttling?: Throttling): Promis
     fcpMs: Math.round(numeric('first-contentful-paint')),
     jsBytes: bytesOf('script'),
     totalBytes: bytesOf('total'),
+    lcpElement: lcpNode ? `${lcpNode.selector ?? '?'} "${(lcpNode.nodeLabel ?? '').slice(0, 60)}"` : null,
+    scripts: requests
+      .filter((request) => request.resourceType === 'Script')
+      .map((request) => ({
+        path: new URL(request.url).pathname,
+        transferSize: request.transferSize ?? 0,
+        resourceSize: request.resourceSize ?? 0,
+      })),
   };
 }
 
-interface FailedRunRecord {
-  failed: true;
-  code: string;
-  message: string;
-  hostIndex: number | null;
+function withoutThrottling({ throttling: _used, ...run }: RunResult & { throttling: Throttling }): RunResult {
+  return run;
 }
 
-type PageFigures = PageResult & { runs: PageResult[]; failedRuns: FailedRunRecord[]; uncalibrated: PageResult | FailedRunRecord };
+type Figures = Omit<RunResult, 'scripts' | 'lcpElement'>;
 
-/** One Lighthouse run, a failure recorded instead of thrown. */
-async function attempt(url: string, port: number, throttling?: Throttling) {
-  try {
-    return await audit(url, port, throttling);
-  } catch (error) {
-    if (!(error instanceof FailedRun)) throw error;
-    log(`  run failed: ${error.code} (${error.message.split('\n')[0]})`);
-    const record: FailedRunRecord = {
-      failed: true,
-      code: error.code,
-      message: error.message,
-      hostIndex: Number.isFinite(error.hostIndex) ? error.hostIndex : null,
-    };
-    return record;
-  }
+interface SiteFigures {
+  runs: RunResult[];
+  failedRuns: FailedRun[];
+  /** Medians of the valid runs; null with fewer than MIN_VALID_RUNS. */
+  median: Figures | null;
 }
 
-async function main() {
-  const startedAt = new Date();
-  log(`recreating database ${BENCH_DATABASE}`);
-  const databaseUrl = await recreateDatabase();
-  const api = await startApi(databaseUrl);
-  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROMIUM_FLAGS });
-  const pages: Record<string, PageFigures | { runs: PageResult[]; failedRuns: FailedRunRecord[]; uncalibrated: PageResult | FailedRunRecord; tooFewValidRuns: true }> = {};
-  try {
-    // The first Lighthouse run of a fresh Chromium is slower whatever the page: not reported.
-    log('warm-up run (not reported)');
-    await attempt(`${api.url}${PAGES[0]}`, chrome.port);
-    for (const path of PAGES) {
-      log(`Lighthouse ${path} with the plain mobile defaults (4x CPU slowdown)`);
-      const plain = await attempt(`${api.url}${path}`, chrome.port);
-      const { throttling: defaults, ...uncalibrated } = 'failed' in plain ? { throttling: undefined, ...plain } : plain;
-      let hostIndex = uncalibrated.hostIndex ?? TARGET_DEVICE_INDEX * 4;
-      const runs: PageResult[] = [];
-      const failedRuns: FailedRunRecord[] = [];
-      while (runs.length < RUNS && failedRuns.length <= RETRIES) {
-        const cpuSlowdownMultiplier = Math.min(4, Math.max(1, hostIndex / TARGET_DEVICE_INDEX));
-        log(
-          `Lighthouse ${path} (run ${runs.length + failedRuns.length + 1}, ${runs.length} of ${RUNS} valid so far, host index ${hostIndex}, CPU slowdown ${cpuSlowdownMultiplier.toFixed(2)}x)`,
-        );
-        const result = await attempt(`${api.url}${path}`, chrome.port, { ...defaults, cpuSlowdownMultiplier });
-        if ('failed' in result) {
-          failedRuns.push(result);
-          hostIndex = result.hostIndex ?? hostIndex;
-        } else {
-          const { throttling: _used, ...valid } = result;
-          runs.push(valid);
-          hostIndex = valid.hostIndex;
-        }
-      }
-      if (runs.length < MIN_VALID_RUNS) {
-        log(`${path}: only ${runs.length} valid run(s) of ${runs.length + failedRuns.length}: no figures for this page`);
-        pages[path] = { runs, failedRuns, uncalibrated, tooFewValidRuns: true };
-        continue;
-      }
-      const pick = (key: keyof PageResult) => median(runs.map((run) => run[key]));
-      pages[path] = {
-        uncalibrated,
-        cpuSlowdown: Math.round(pick('cpuSlowdown') * 100) / 100,
-        hostIndex: Math.round(pick('hostIndex')),
-        performance: pick('performance'),
-        accessibility: pick('accessibility'),
-        bestPractices: pick('bestPractices'),
-        seo: pick('seo'),
-        lcpMs: Math.round(pick('lcpMs')),
-        cls: Math.round(pick('cls') * 1000) / 1000,
-        tbtMs: Math.round(pick('tbtMs')),
-        fcpMs: Math.round(pick('fcpMs')),
-        jsBytes: Math.round(pick('jsBytes')),
-        totalBytes: Math.round(pick('totalBytes')),
-        runs,
-        failedRuns,
-      };
-    }
-  } finally {
-    chrome.kill();
-    api.child.kill('SIGTERM');
-  }
+function medians(runs: RunResult[]): Figures | null {
+  if (runs.length < MIN_VALID_RUNS) return null;
+  const pick = (key: keyof Figures) => median(runs.map((run) => run[key]));
+  return {
+    cpuSlowdown: Math.round(pick('cpuSlowdown') * 100) / 100,
+    hostIndex: Math.round(pick('hostIndex')),
+    performance: pick('performance'),
+    accessibility: pick('accessibility'),
+    bestPractices: pick('bestPractices'),
+    seo: pick('seo'),
+    lcpMs: Math.round(pick('lcpMs')),
+    cls: Math.round(pick('cls') * 1000) / 1000,
+    tbtMs: Math.round(pick('tbtMs')),
+    fcpMs: Math.round(pick('fcpMs')),
+    jsBytes: Math.round(pick('jsBytes')),
+    totalBytes: Math.round(pick('totalBytes')),
+  };
+}
 
-  console.log(
-    `\nLighthouse mobile (Moto G Power, slow 4G), CPU slowdown calibrated to the host, median of the valid runs ` +
-      `(${RUNS} wanted, failed runs excluded) · Chromium at ${CHROMIUM} · ${os.cpus().length} CPUs`,
-  );
-  console.log('page                        perf  a11y  best  seo    LCP ms  CLS     TBT ms  JS KiB  CPU x  host index  valid/failed');
-  const bars: { bar: string; page: string; value: string; pass: boolean }[] = [];
-  for (const [path, page] of Object.entries(pages)) {
-    const counts = `${page.runs.length}/${page.failedRuns.length}`.padStart(12);
-    if ('tooFewValidRuns' in page) {
+/* ---------------------------------- report --------------------------------- */
+
+/** The sizes of a built file: raw, and its precompressed variants (the file itself when too small to have them). */
+function builtSizes(path: string) {
+  const file = join(BUILD_DIR, path);
+  if (!existsSync(file)) return null;
+  const raw = statSync(file).size;
+  const variant = (suffix: string) => (existsSync(`${file}${suffix}`) ? statSync(`${file}${suffix}`).size : raw);
+  return { raw, gzip: variant('.gz'), brotli: variant('.br') };
+}
+
+const kB = (bytes: number) => (bytes / 1000).toFixed(1);
+
+function printTable(title: string, rows: [string, SiteFigures][]) {
+  console.log(`\n${title}`);
+  console.log('page                        perf  a11y  best  seo    LCP ms  CLS     TBT ms  JS kB  CPU x  host index  valid/failed');
+  for (const [path, site] of rows) {
+    const counts = `${site.runs.length}/${site.failedRuns.length}`.padStart(12);
+    const page = site.median;
+    if (!page) {
       console.log(`${path.padEnd(27)} too few valid runs (fewer than ${MIN_VALID_RUNS}): no figures  ${counts}`);
-      const value = `no data (${page.runs.length} valid run(s))`;
-      for (const bar of [`Performance ≥ ${BARS.performance}`, `Accessibility ${BARS.accessibility}`, `LCP ≤ ${BARS.lcpMs} ms`, `CLS ≤ ${BARS.cls}`]) {
-        bars.push({ bar, page: path, value, pass: false });
-      }
       continue;
     }
     console.log(
       `${path.padEnd(27)} ${String(page.performance).padStart(4)} ${String(page.accessibility).padStart(5)} ` +
         `${String(page.bestPractices).padStart(5)} ${String(page.seo).padStart(4)} ${String(page.lcpMs).padStart(9)}  ` +
-        `${page.cls.toFixed(3).padEnd(6)} ${String(page.tbtMs).padStart(6)} ${(page.jsBytes / 1024).toFixed(1).padStart(7)}` +
+        `${page.cls.toFixed(3).padEnd(6)} ${String(page.tbtMs).padStart(6)} ${kB(page.jsBytes).padStart(6)}` +
         `  ${page.cpuSlowdown.toFixed(2).padStart(5)}  ${String(page.hostIndex).padStart(10)}${counts}`,
     );
-    bars.push(
-      { bar: `Performance ≥ ${BARS.performance}`, page: path, value: String(page.performance), pass: page.performance >= BARS.performance },
-      { bar: `Accessibility ${BARS.accessibility}`, page: path, value: String(page.accessibility), pass: page.accessibility >= BARS.accessibility },
-      { bar: `LCP ≤ ${BARS.lcpMs} ms`, page: path, value: `${page.lcpMs} ms`, pass: page.lcpMs <= BARS.lcpMs },
-      { bar: `CLS ≤ ${BARS.cls}`, page: path, value: page.cls.toFixed(3), pass: page.cls <= BARS.cls },
-    );
   }
-  const failures = Object.entries(pages).flatMap(([path, page]) => page.failedRuns.map((run) => `${path}: ${run.code}`));
-  if (failures.length > 0) console.log(`\nFailed runs (excluded from the medians): ${failures.join(', ')}`);
-  console.log('\nThe same pages with the plain 4x default (one run each; host index in brackets)');
-  for (const [path, { uncalibrated: page }] of Object.entries(pages)) {
-    console.log(
-      'failed' in page
-        ? `${path.padEnd(27)} failed: ${page.code}`
-        : `${path.padEnd(27)} perf ${page.performance} · LCP ${page.lcpMs} ms · TBT ${page.tbtMs} ms · CLS ${page.cls.toFixed(3)} (${page.hostIndex})`,
-    );
-  }
-  console.log('\nBars (calibrated runs)');
-  for (const bar of bars) console.log(`  ${bar.pass ? 'PASS' : 'MISS'}  ${bar.page} ${bar.bar}: ${bar.value}`);
+}
 
-  const results = {
+/** The JavaScript a page loaded (first valid run), per chunk: built sizes and bytes transferred. */
+function chunkTable(run: RunResult | undefined) {
+  return (run?.scripts ?? []).map((script) => ({ ...script, built: builtSizes(script.path) }));
+}
+
+/* ----------------------------------- run ----------------------------------- */
+
+await runBenchmark('web', 20, async () => {
+  const startedAt = new Date();
+  log(`recreating database ${BENCH_DATABASE}`);
+  const databaseUrl = await recreateDatabase(localUrl(process.env.DATABASE_URL || DEFAULT_DATABASE_URL, 'DATABASE_URL'), BENCH_DATABASE);
+  log('copying the build without its scripts');
+  const scriptless = await scriptlessCopy();
+  const [siteUrl, scriptlessUrl] = await Promise.all([
+    startSite('api', databaseUrl, 'web/build/client'),
+    startSite('api-without-scripts', databaseUrl, scriptless),
+  ]);
+  onCleanUp(stopServices);
+  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROMIUM_FLAGS });
+  onCleanUp(() => chrome.kill());
+
+  // The first Lighthouse run of a fresh Chromium is slower whatever the page: not reported.
+  log('warm-up run (not reported)');
+  await audit(`${siteUrl}${PAGES[0]}`, chrome.port);
+
+  const pages: Record<string, { site: SiteFigures; scriptless: SiteFigures; plain: RunResult | FailedRun; chunks: ReturnType<typeof chunkTable> }> = {};
+  for (const path of PAGES) {
+    log(`Lighthouse ${path} with the plain mobile defaults (4x CPU slowdown)`);
+    const plain = await audit(`${siteUrl}${path}`, chrome.port);
+    const defaults = 'failed' in plain ? undefined : plain.throttling;
+    let hostIndex = plain.hostIndex ?? TARGET_DEVICE_INDEX * 4;
+    const figures = { site: { runs: [] as RunResult[], failedRuns: [] as FailedRun[] }, scriptless: { runs: [] as RunResult[], failedRuns: [] as FailedRun[] } };
+    // Alternate the two sites, each run calibrated on the host index the previous run measured.
+    for (let round = 0; round < RUNS + RETRIES; round += 1) {
+      for (const [name, url] of [['site', siteUrl], ['scriptless', scriptlessUrl]] as const) {
+        const target = figures[name];
+        if (target.runs.length >= RUNS || target.failedRuns.length > RETRIES) continue;
+        const cpuSlowdownMultiplier = Math.min(4, Math.max(1, hostIndex / TARGET_DEVICE_INDEX));
+        log(
+          `Lighthouse ${path} ${name === 'site' ? 'as served' : 'without scripts'} (run ${target.runs.length + target.failedRuns.length + 1}, ` +
+            `host index ${hostIndex}, CPU slowdown ${cpuSlowdownMultiplier.toFixed(2)}x)`,
+        );
+        const result = await audit(`${url}${path}`, chrome.port, { ...defaults, cpuSlowdownMultiplier });
+        if ('failed' in result) target.failedRuns.push(result);
+        else target.runs.push(withoutThrottling(result));
+        hostIndex = result.hostIndex ?? hostIndex;
+      }
+    }
+    pages[path] = {
+      site: { ...figures.site, median: medians(figures.site.runs) },
+      scriptless: { ...figures.scriptless, median: medians(figures.scriptless.runs) },
+      plain: 'failed' in plain ? plain : withoutThrottling(plain),
+      chunks: chunkTable(figures.site.runs[0]),
+    };
+  }
+
+  const entries = Object.entries(pages);
+  console.log(
+    `\nLighthouse mobile (Moto G Power, slow 4G), CPU slowdown calibrated to the host, median of the valid runs ` +
+      `(${RUNS} wanted, failed runs excluded) · Chromium at ${CHROMIUM} · ${os.cpus().length} CPUs`,
+  );
+  printTable('As `npm start` serves it (default configuration)', entries.map(([path, page]) => [path, page.site]));
+  printTable('The same pages without their scripts', entries.map(([path, page]) => [path, page.scriptless]));
+
+  console.log('\nJavaScript of each page as served (first valid run): built sizes and bytes transferred (with headers)');
+  for (const [path, page] of entries) {
+    console.log(`${path}`);
+    console.log('  chunk                                          raw B   gzip B  brotli B  transferred B');
+    for (const chunk of page.chunks) {
+      const built = chunk.built;
+      console.log(
+        `  ${chunk.path.padEnd(44)} ${String(built?.raw ?? '?').padStart(7)} ${String(built?.gzip ?? '?').padStart(8)} ` +
+          `${String(built?.brotli ?? '?').padStart(9)} ${String(chunk.transferSize).padStart(14)}`,
+      );
+    }
+    const total = (key: 'raw' | 'gzip' | 'brotli') => page.chunks.reduce((sum, chunk) => sum + (chunk.built?.[key] ?? 0), 0);
+    const transferred = page.chunks.reduce((sum, chunk) => sum + chunk.transferSize, 0);
+    console.log(
+      `  ${`total (${page.chunks.length} requests)`.padEnd(44)} ${String(total('raw')).padStart(7)} ${String(total('gzip')).padStart(8)} ` +
+        `${String(total('brotli')).padStart(9)} ${String(transferred).padStart(14)}`,
+    );
+  }
+
+  console.log('\nLargest contentful paint per valid run: time and element');
+  for (const [path, page] of entries) {
+    for (const [name, site] of [['as served', page.site], ['without scripts', page.scriptless]] as const) {
+      for (const run of site.runs) console.log(`  ${path} ${name}: ${run.lcpMs} ms ${run.lcpElement ?? '(no element)'}`);
+    }
+  }
+
+  const failures = entries.flatMap(([path, page]) =>
+    [...page.site.failedRuns, ...page.scriptless.failedRuns].map((run) => `${path}: ${run.code}`),
+  );
+  if (failures.length > 0) console.log(`\nFailed runs (excluded from the medians): ${failures.join(', ')}`);
+  console.log('\nThe pages as served with the plain 4x default (one run each; host index in brackets)');
+  for (const [path, { plain }] of entries) {
+    console.log(
+      'failed' in plain
+        ? `${path.padEnd(27)} failed: ${plain.code}`
+        : `${path.padEnd(27)} perf ${plain.performance} · LCP ${plain.lcpMs} ms · TBT ${plain.tbtMs} ms · CLS ${plain.cls.toFixed(3)} · JS ${kB(plain.jsBytes)} kB (${plain.hostIndex})`,
+    );
+  }
+
+  const checks: { kind: 'budget' | 'bar'; bar: string; page: string; value: string; pass: boolean }[] = [];
+  for (const [path, { site, scriptless }] of entries) {
+    const page = site.median;
+    const without = scriptless.median;
+    const noData = (runs: number) => `no data (${runs} valid run(s))`;
+    const ratio = page && without ? page.lcpMs / without.lcpMs : null;
+    checks.push(
+      {
+        kind: 'budget',
+        bar: `JavaScript transferred ≤ ${kB(BUDGET.jsBytes)} kB`,
+        page: path,
+        value: page ? `${kB(page.jsBytes)} kB` : noData(site.runs.length),
+        pass: page !== null && page.jsBytes <= BUDGET.jsBytes,
+      },
+      {
+        kind: 'budget',
+        bar: `TBT ${BUDGET.tbtMs} ms`,
+        page: path,
+        value: page ? `${page.tbtMs} ms` : noData(site.runs.length),
+        pass: page !== null && page.tbtMs <= BUDGET.tbtMs,
+      },
+      {
+        kind: 'budget',
+        bar: `LCP ≤ ${BUDGET.lcpRatio} × without scripts`,
+        page: path,
+        value: ratio === null ? noData(Math.min(site.runs.length, scriptless.runs.length)) : `${page!.lcpMs} / ${without!.lcpMs} ms = ${ratio.toFixed(2)}`,
+        pass: ratio !== null && ratio <= BUDGET.lcpRatio,
+      },
+      {
+        kind: 'bar',
+        bar: `Performance ≥ ${BARS.performance}`,
+        page: path,
+        value: page ? String(page.performance) : noData(site.runs.length),
+        pass: page !== null && page.performance >= BARS.performance,
+      },
+      {
+        kind: 'bar',
+        bar: `Accessibility ${BARS.accessibility}`,
+        page: path,
+        value: page ? String(page.accessibility) : noData(site.runs.length),
+        pass: page !== null && page.accessibility >= BARS.accessibility,
+      },
+      {
+        kind: 'bar',
+        bar: `LCP ≤ ${BARS.lcpMs} ms`,
+        page: path,
+        value: page ? `${page.lcpMs} ms` : noData(site.runs.length),
+        pass: page !== null && page.lcpMs <= BARS.lcpMs,
+      },
+      {
+        kind: 'bar',
+        bar: `CLS ≤ ${BARS.cls}`,
+        page: path,
+        value: page ? page.cls.toFixed(3) : noData(site.runs.length),
+        pass: page !== null && page.cls <= BARS.cls,
+      },
+    );
+  }
+  console.log('\nJavaScript budget (calibrated runs, as served)');
+  for (const check of checks.filter((c) => c.kind === 'budget')) {
+    console.log(`  ${check.pass ? 'PASS' : 'MISS'}  ${check.page} ${check.bar}: ${check.value}`);
+  }
+  console.log('\nBars (calibrated runs, as served)');
+  for (const check of checks.filter((c) => c.kind === 'bar')) {
+    console.log(`  ${check.pass ? 'PASS' : 'MISS'}  ${check.page} ${check.bar}: ${check.value}`);
+  }
+
+  const file = writeResults('web', startedAt, {
     benchmark: 'web',
     startedAt: startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
-    machine: { node: process.version, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? null },
+    machine: machineFacts(),
     settings: {
       pages: PAGES,
       runs: RUNS,
       retriesAfterFailedRuns: RETRIES,
       minValidRuns: MIN_VALID_RUNS,
-      lighthouse: 'mobile configuration, simulated throttling, CPU slowdown = host benchmarkIndex / 264 (1x to 4x)',
+      served: 'the build npm start builds, by the bundled API with the values of .env.example (changed only in port, database, Redis prefix and PUBLIC_BASE_URL)',
+      withoutScripts: 'the same build with every <script> and modulepreload removed from its pages, served by a second API of the same configuration',
+      lighthouse: 'mobile configuration, simulated throttling, CPU slowdown = host benchmarkIndex / 264 (1x to 4x); the two sites alternate',
       targetDeviceIndex: TARGET_DEVICE_INDEX,
+      budget: BUDGET,
+      bars: BARS,
     },
     pages,
-    bars,
-  };
-  const dir = join(ROOT, 'bench', 'results');
-  mkdirSync(dir, { recursive: true });
-  const stamp = `${startedAt.toISOString().slice(0, 19).replace(/:/g, '-')}Z`;
-  const json = `${JSON.stringify(results, null, 2)}\n`;
-  writeFileSync(join(dir, `web-${stamp}.json`), json);
-  writeFileSync(join(dir, 'web-latest.json'), json);
-  console.log(`\nResults: bench/results/web-${stamp}.json (and bench/results/web-latest.json)`);
-}
-
-const limit = setTimeout(() => {
-  console.error('✖ the web benchmark did not finish within 15 minutes');
-  process.exit(1);
-}, 15 * 60_000);
-try {
-  await main();
-} catch (error) {
-  console.error(`✖ ${(error as Error).message}`);
-  process.exitCode = 1;
-} finally {
-  clearTimeout(limit);
-}
-process.exit();
+    checks,
+  });
+  console.log(`\nResults: ${file} (and bench/results/web-latest.json)`);
+});

@@ -44,7 +44,7 @@ async function prepare(names) {
   await ensurePostgres(process.env.DATABASE_URL || DEFAULT_DATABASE_URL);
   await ensureRedis(process.env.REDIS_URL || DEFAULT_REDIS_URL);
   await buildServer();
-  // The web benchmark measures the production build of the site in Debian's Chromium.
+  // The web benchmark measures the build npm start builds, in Debian's Chromium.
   if (names.includes('web')) {
     ensureChromium('bench', 'the web benchmark');
     buildWeb();

@@ -15,18 +15,21 @@ async function* files(dir: string): AsyncGenerator<string> {
   }
 }
 
+/** Writes `file`.br and `file`.gz, unless the file is too small to gain from it. */
+export async function precompressFile(file: string) {
+  if ((await stat(file)).size < 512) return;
+  const content = await readFile(file);
+  await writeFile(
+    `${file}.br`,
+    await brotli(content, { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY } }),
+  );
+  await writeFile(`${file}.gz`, await gzipAsync(content, { level: 9 }));
+}
+
 /**
  * Writes .br and .gz next to every text asset once, at build time, so the API serves
  * compressed files without compressing on each request.
  */
 export async function precompressAssets(clientDir: string) {
-  for await (const file of files(clientDir)) {
-    if ((await stat(file)).size < 512) continue;
-    const content = await readFile(file);
-    await writeFile(
-      `${file}.br`,
-      await brotli(content, { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY } }),
-    );
-    await writeFile(`${file}.gz`, await gzipAsync(content, { level: 9 }));
-  }
+  for await (const file of files(clientDir)) await precompressFile(file);
 }
