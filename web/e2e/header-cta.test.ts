@@ -27,7 +27,8 @@ const nomeOnScreen = (page: Page) =>
 
 describe('the header’s "Richiedi la guida"', () => {
   it.each([...SITE_PAGE_PATHS, '/pagina-inesistente'])('leads to a guide form from %s', async (path) => {
-    const { page, consoleErrors, close } = await openPage(browser, PHONE);
+    // The unknown path is answered with its page and HTTP 404, which Chromium logs.
+    const { page, consoleErrors, close } = await openPage(browser, { ...PHONE, allowConsoleErrors: /status of 404/ });
     await gotoInteractive(page, `${site.baseUrl}${path}`);
     const formOnPage = (await page.locator('form#richiedi-guida').count()) === 1;
     expect(formOnPage).toBe(!WITHOUT_FORM.includes(path));
@@ -42,7 +43,8 @@ describe('the header’s "Richiedi la guida"', () => {
 
 describe('the page of an invalid guide link', () => {
   it('has the site’s header and colours', async () => {
-    const { page, consoleErrors, close } = await openPage(browser, PHONE);
+    // The page is answered with HTTP 404, which Chromium logs.
+    const { page, consoleErrors, close } = await openPage(browser, { ...PHONE, allowConsoleErrors: /status of 404/ });
     await gotoInteractive(page, `${site.baseUrl}/`);
     const siteColours = {
       link: await page.locator('form#richiedi-guida a[href="/privacy"]').evaluate((link) => getComputedStyle(link).color),

@@ -50,6 +50,7 @@ export function sendHtmlPage(res: Response, status: number, page: HtmlPage) {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <title>${escapeHtml(page.title)}</title>
 <style>${STYLE}</style>
 </head>
