@@ -4,10 +4,22 @@ import { defineConfig } from 'vite';
 
 const VENDOR_CHUNK = 'react-vendor';
 
+/**
+ * `npm run dev` (scripts/dev.mjs) runs the API beside this dev server, on DEV_API_PORT:
+ * the paths the API answers go there, the pages are served here with hot reload.
+ */
+const API_PATHS = ['/api/', '/g/', '/gdpr/conferma/', '/gdpr/export/', '/healthz', '/readyz'];
+const devApiPort = process.env.DEV_API_PORT;
+
 export default defineConfig(({ isSsrBuild }) => ({
   plugins: [tailwindcss(), reactRouter()],
-  // Guide sources outside web/ are read at build time (the older page's content preview).
-  server: { fs: { allow: ['..'] } },
+  server: {
+    // Guide sources outside web/ are read at build time (the older page's content preview).
+    fs: { allow: ['..'] },
+    proxy: devApiPort
+      ? Object.fromEntries(API_PATHS.map((path) => [path, `http://127.0.0.1:${devApiPort}`]))
+      : undefined,
+  },
   build: isSsrBuild
     ? {}
     : {
