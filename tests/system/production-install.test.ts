@@ -37,7 +37,9 @@ const BUILT = ['api/dist', 'worker/dist', 'web/build/client', 'scripts'];
 
 /**
  * Hard links instead of copies: half a gigabyte of node_modules links in about two seconds,
- * and npm prune only unlinks what it removes, so the originals stay as they are.
+ * and npm prune only unlinks what it removes, so the originals stay as they are. Copies
+ * where the temporary folder is on another file system. (Not a folder of the repository:
+ * Node would find the repository's full node_modules above it.)
  */
 function linkTree(from: string, to: string) {
   mkdirSync(to, { recursive: true });
@@ -46,7 +48,16 @@ function linkTree(from: string, to: string) {
     const target = join(to, entry.name);
     if (entry.isDirectory()) linkTree(source, target);
     else if (entry.isSymbolicLink()) symlinkSync(readlinkSync(source), target);
-    else linkSync(source, target);
+    else linkOrCopy(source, target);
+  }
+}
+
+function linkOrCopy(source: string, target: string) {
+  try {
+    linkSync(source, target);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+    copyFileSync(source, target);
   }
 }
 
