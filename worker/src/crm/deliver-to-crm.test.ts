@@ -1,5 +1,7 @@
 import { createHmac } from 'node:crypto';
+import { Writable } from 'node:stream';
 import { Job } from 'bullmq';
+import { pino } from 'pino';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { deliverToCrmJob } from '@guida/shared/jobs/crm';
@@ -8,6 +10,7 @@ import { waitFor } from '@guida/testing/wait-for';
 import { insertLead } from '@guida/testing/lead-fixture';
 import { claimTimeouts } from '../claim-timeouts';
 import { createTestWorker, type TestWorker } from '../testing/test-worker';
+import { crmQueue } from './crm.queue';
 import { createDeliverToCrm, type DeliverToCrmDeps } from './deliver-to-crm';
 
 // The worker is in the middle of a change of secret: it signs with both.
@@ -206,6 +209,23 @@ describe('crm webhook signatures', () => {
     expect(sent!.verified).toBe(true);
     const expected = createHmac('sha256', oldSecret).update(`${sent!.headers['x-guida-timestamp']}.${sent!.body}`).digest('hex');
     expect(sent!.headers['x-guida-signature']).toBe(`sha256=${expected}`);
+  });
+
+  it('warns at start about a secret of the old form, naming the variable and not the secret', () => {
+    const oldSecret = 'crm-shared-secret-for-tests';
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const config = { ...worker.config, CRM_WEBHOOK_SECRET_PREVIOUS: oldSecret };
+    crmQueue.processor({ ...worker.deps, config, logger: pino(sink), claimTimeouts: claimTimeouts(config) });
+    expect(lines.map((line) => JSON.parse(line))).toEqual([
+      expect.objectContaining({ level: 40, variables: ['CRM_WEBHOOK_SECRET_PREVIOUS'], msg: expect.stringContaining('old form') }),
+    ]);
+    expect(lines.join('')).not.toContain(oldSecret);
   });
 
   it('lets a receiver on a secret of the old form move to a whsec_ secret without a gap', async () => {
