@@ -16,6 +16,7 @@ COPY . .
 # them from .env). An https PUBLIC_BASE_URL without the controller's details fails the build.
 ARG PUBLIC_BASE_URL PRIVACY_CONTROLLER_NAME PRIVACY_CONTROLLER_ADDRESS PRIVACY_CONTACT_EMAIL \
     PRIVACY_CONTROLLER_VAT RETENTION_MONTHS ANALYTICS_RETENTION_MONTHS
+# What runs afterwards needs only the workspaces' runtime dependencies (decision 034).
 RUN npm run build && npm prune --omit=dev --ignore-scripts
 
 FROM node:20-bookworm-slim

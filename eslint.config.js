@@ -1,5 +1,6 @@
 // @ts-check
 import js from '@eslint/js';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
@@ -16,6 +17,24 @@ const WEB_TO_SERVER = [
 ];
 
 const TEST_FILES = ['**/*.test.ts', '**/*.test.tsx', '**/testing/**', '**/e2e/**'];
+/**
+ * Files that only tests, builds and development tools run: besides the `dependencies` of
+ * their package they may use its `devDependencies`, which a production install drops.
+ */
+const DEV_TIME_FILES = [
+  ...TEST_FILES,
+  'web/vite.config.ts',
+  'web/react-router.config.ts',
+  // The route table, read by react-router's build.
+  'web/app/routes.ts',
+  'web/tooling/**',
+  // The root package: tooling only, it has no runtime dependencies.
+  '*.{js,mjs,ts}',
+  'scripts/**',
+  'bench/**',
+  'guides/**',
+  'tests/**',
+];
 const NO_TEST_HELPERS = {
   group: ['@guida/testing', '@guida/testing/*'],
   message: 'test helpers stay out of production code.',
@@ -120,6 +139,16 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       eqeqeq: ['error', 'smart'],
       'no-console': 'error',
+    },
+  },
+  {
+    // Every package declares what its files import, in the package.json closest to them
+    // (hoisting would hide a missing one until a production install drops it); production
+    // files only from `dependencies`. Our workspaces (@guida/*) count too.
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver-next': [createNodeResolver()] },
+    rules: {
+      'import-x/no-extraneous-dependencies': ['error', { devDependencies: DEV_TIME_FILES, includeInternal: true }],
     },
   },
   // Import boundaries: web and worker never import api; shared imports nothing of ours;

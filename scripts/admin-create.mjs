@@ -1,14 +1,24 @@
 // @ts-check
 /**
- * `npm run admin:create -- --username NAME`: prepares what it needs like `npm start`
- * (dependencies, PostgreSQL, database, bundle, migrations), then creates the admin.
+ * `npm run admin:create -- --username NAME`: in development it prepares what it needs like
+ * `npm start` (dependencies, .env, PostgreSQL, database, bundle, migrations), then creates
+ * the admin. With NODE_ENV=production it prepares nothing (no .env, no database server, no
+ * bundler: dev dependencies may be pruned) and runs the bundled command as built, which is
+ * what deployments run: `node api/dist/create-admin.js --username NAME`.
  */
 import { spawnSync } from 'node:child_process';
 import { ensureDependencies } from './lib/dependencies.mjs';
 import { exitWith, ROOT } from './lib/output.mjs';
 
-try {
+/** @param {string[]} args */
+function runBundled(args) {
+  const result = spawnSync(process.execPath, args, { cwd: ROOT, stdio: 'inherit' });
+  return result.status ?? 1;
+}
+
+async function prepareForDevelopment() {
   ensureDependencies();
+  // These import packages that the step above may just have installed.
   const { loadEnvFile } = await import('./lib/env-file.mjs');
   const { DEFAULT_DATABASE_URL } = await import('./lib/defaults.mjs');
   const { ensureDatabase, ensurePostgres } = await import('./lib/services.mjs');
@@ -19,13 +29,12 @@ try {
   await ensurePostgres(process.env.DATABASE_URL);
   await ensureDatabase(process.env.DATABASE_URL);
   await buildServer();
-  const migrated = spawnSync(process.execPath, ['api/dist/migrate.js', 'latest'], { cwd: ROOT, stdio: 'inherit' });
-  if (migrated.status !== 0) throw new Error('migrations failed (see above)');
-  const created = spawnSync(process.execPath, ['api/dist/create-admin.js', ...process.argv.slice(2)], {
-    cwd: ROOT,
-    stdio: 'inherit',
-  });
-  process.exit(created.status ?? 1);
+  if (runBundled(['api/dist/migrate.js', 'latest']) !== 0) throw new Error('migrations failed (see above)');
+}
+
+try {
+  if (process.env.NODE_ENV !== 'production') await prepareForDevelopment();
+  process.exit(runBundled(['api/dist/create-admin.js', ...process.argv.slice(2)]));
 } catch (error) {
   exitWith(error);
 }

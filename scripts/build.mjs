@@ -1,7 +1,8 @@
 // @ts-check
 /**
  * `npm run build`: bundles the API, the migration runner and the worker with esbuild
- * (our TypeScript only; npm packages stay external), renders the guide PDFs, and builds
+ * (our TypeScript only; npm packages stay external, and must be runtime dependencies of
+ * the workspace that ships the bundle), renders the guide PDFs, and builds
  * the web site when it has a build script. `.env` is read first (variables already set
  * win): the prerendered pages carry the public address and the data controller.
  */
@@ -10,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { undeclaredBundleImports } from './lib/bundle-dependencies.mjs';
 import { loadEnvFile } from './lib/env-file.mjs';
 import { exitWith, log, ROOT } from './lib/output.mjs';
 
@@ -25,7 +27,7 @@ const externalPackages = {
 };
 
 export async function buildServer() {
-  await build({
+  const { metafile } = await build({
     absWorkingDir: ROOT,
     entryPoints: {
       'api/dist/server': 'api/src/server.ts',
@@ -40,8 +42,13 @@ export async function buildServer() {
     target: 'node20',
     sourcemap: true,
     logLevel: 'warning',
+    metafile: true,
     plugins: [externalPackages],
   });
+  const undeclared = undeclaredBundleImports(metafile, ROOT);
+  if (undeclared.length > 0) {
+    throw new Error(`the bundles import packages their workspace does not declare:\n  ${undeclared.join('\n  ')}`);
+  }
   log('build', 'api and worker bundled (api/dist, worker/dist)');
 }
 

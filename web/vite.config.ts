@@ -5,6 +5,13 @@ import { PREACT_ALIASES } from './tooling/preact-aliases';
 
 const VENDOR_CHUNK = 'react-vendor';
 
+/**
+ * `npm run dev` (scripts/dev.mjs) runs the API beside this dev server, on DEV_API_PORT:
+ * the paths the API answers go there, the pages are served here with hot reload.
+ */
+const API_PATHS = ['/api/', '/g/', '/gdpr/conferma/', '/gdpr/export/', '/healthz', '/readyz'];
+const devApiPort = process.env.DEV_API_PORT;
+
 export default defineConfig(({ command, isSsrBuild }) => {
   // Every build is a production build, whatever NODE_ENV the process inherits (`npm start`
   // and `npm test` load a .env that says development): Vite would otherwise keep the
@@ -17,8 +24,13 @@ export default defineConfig(({ command, isSsrBuild }) => {
     // The prerender bundles its packages instead of loading them from node_modules, so that
     // React Router renders with the same Preact as the pages (and the browser).
     ssr: { noExternal: true },
-    // Guide sources outside web/ are read at build time (the older page's content preview).
-    server: { fs: { allow: ['..'] } },
+    server: {
+      // Guide sources outside web/ are read at build time (the older page's content preview).
+      fs: { allow: ['..'] },
+      proxy: devApiPort
+        ? Object.fromEntries(API_PATHS.map((path) => [path, `http://127.0.0.1:${devApiPort}`]))
+        : undefined,
+    },
     build: isSsrBuild
       ? {}
       : {

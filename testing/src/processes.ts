@@ -15,9 +15,21 @@ export interface RunningProcess {
 
 /** Runs a bundled entry point (api/dist/server.js, worker/dist/index.js) as its own process. */
 export function runBundled(entry: string, env: Record<string, string>): RunningProcess {
-  const child = spawn(process.execPath, ['--enable-source-maps', entry], {
-    cwd: ROOT,
-    // Only what the test gives: no developer .env, no inherited secrets.
+  return runProcess(process.execPath, ['--enable-source-maps', entry], env);
+}
+
+/**
+ * Runs `command` in `cwd` (the repository by default) with only the environment the test
+ * gives (no developer .env, no inherited secrets) and PATH.
+ */
+export function runProcess(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  cwd = ROOT,
+): RunningProcess {
+  const child = spawn(command, args, {
+    cwd,
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

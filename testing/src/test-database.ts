@@ -18,9 +18,10 @@ function adminUrl(url: string) {
 
 /**
  * A private, migrated database for one test file: a copy of the template the global
- * setup built, so tests can count rows without seeing each other's data.
+ * setup built, so tests can count rows without seeing each other's data. With `empty`,
+ * a database without any table, for tests of the migrations themselves.
  */
-export async function createTestDatabase(): Promise<TestDatabase> {
+export async function createTestDatabase(options: { empty?: boolean } = {}): Promise<TestDatabase> {
   const template = testDatabaseUrl();
   const templateName = new URL(template).pathname.slice(1);
   const name = `${templateName}_${randomSuffix()}`;
@@ -29,7 +30,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   try {
     for (let attempt = 0; ; attempt += 1) {
       try {
-        await client.query(`CREATE DATABASE "${name}" TEMPLATE "${templateName}"`);
+        await client.query(`CREATE DATABASE "${name}"${options.empty ? '' : ` TEMPLATE "${templateName}"`}`);
         break;
       } catch (error) {
         // 55006: another copy is being made from the template right now.

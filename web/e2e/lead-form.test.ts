@@ -1,7 +1,19 @@
-import type { Browser } from 'playwright-core';
+import { createHash } from 'node:crypto';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formMessages, validationMessages } from '@guida/shared/messages';
-import { fillLeadForm, gotoInteractive, launchChromium, openPage, startSite, type Site } from './site-harness';
+import { isSwissPath, MARKETING_CONSENT_VERSION } from '@guida/shared/lead-rules';
+import { formMessages, marketingConsentText, validationMessages } from '@guida/shared/messages';
+import { SITE_PAGE_PATHS } from '../app/page-paths';
+import {
+  fillLeadForm,
+  gotoInteractive,
+  launchChromium,
+  marketingCheckbox,
+  openPage,
+  privacyCheckbox,
+  startSite,
+  type Site,
+} from './site-harness';
 
 let site: Site;
 let browser: Browser;
@@ -19,6 +31,13 @@ afterAll(async () => {
 const nextDigits = () => String(((process.pid % 1000) * 10_000 + ++phoneCounter) % 10_000_000).padStart(7, '0');
 const italianMobile = () => `347 ${nextDigits()}`;
 const swissMobile = () => `+41 79 ${nextDigits()}`;
+/** The lead stored for a number as typed, with the types of its consent proofs. */
+async function storedLead(telefono: string) {
+  const digits = telefono.replace(/\D/g, '');
+  const lead = await site.db('ebook_requests').whereLike('telefono', `%${digits.slice(-7)}`).orderBy('id', 'desc').first();
+  const consents = await site.db('gdpr_consents').where({ lead_id: lead.id }).orderBy('consent_type');
+  return { lead, consents };
+}
 
 const LANDINGS: [string, string | null][] = [
   ['/', 'financial-education'],
@@ -34,13 +53,13 @@ describe('each landing page', () => {
   it.each(LANDINGS)('%s submits and lands on the thank-you page of the number', async (path, ebookType) => {
     for (const [telefono, expected] of [
       [italianMobile(), '/grazie-italia'],
-      // The older page always thanks on the Italian page (spec).
-      [swissMobile(), path === '/trading-old' ? '/grazie-italia' : '/grazie-svizzera'],
+      // The older page always thanks on the Italian page (spec), in words for a Swiss number.
+      [swissMobile(), path === '/trading-old' ? '/grazie-italia?prefisso=41' : '/grazie-svizzera'],
     ] as const) {
       const { page, consoleErrors, close } = await openPage(browser);
       await gotoInteractive(page, `${site.baseUrl}${path}?utm_source=newsletter&utm_medium=email&utm_campaign=autunno`);
       const form = await fillLeadForm(page, { nome: 'Giulia', cognome: 'Romano', email: 'giulia@example.it', telefono });
-      await form.getByRole('checkbox').check();
+      await privacyCheckbox(form).check();
       await form.getByRole('button', { name: /guida/i }).click();
       await page.waitForURL(`${site.baseUrl}${expected}`);
       expect(await page.locator('h1').isVisible()).toBe(true);
@@ -97,7 +116,7 @@ describe('the form on a newer page', () => {
     });
     await gotoInteractive(page, `${site.baseUrl}/`);
     const form = await fillLeadForm(page, { nome: 'Luca', cognome: 'Neri', email: 'luca@example.it', telefono: italianMobile() });
-    await form.getByRole('checkbox').check();
+    await privacyCheckbox(form).check();
     await form.getByRole('button', { name: /guida/i }).click();
     const pending = form.getByRole('button', { name: formMessages.submitting });
     await expect.poll(() => pending.count()).toBe(1);
@@ -116,7 +135,7 @@ describe('the form on a newer page', () => {
     await page.route('**/api/ebook-request', (route) => route.fulfill({ ...answers.shift()!, contentType: 'application/json' }));
     await gotoInteractive(page, `${site.baseUrl}/`);
     const form = await fillLeadForm(page, { nome: 'Sara', cognome: 'Galli', email: 'sara@example.it', telefono: italianMobile() });
-    await form.getByRole('checkbox').check();
+    await privacyCheckbox(form).check();
 
     await form.getByRole('button', { name: /guida/i }).click();
     const alert = form.getByRole('alert');
@@ -141,28 +160,167 @@ describe('the form on a newer page', () => {
     );
     await gotoInteractive(page, `${site.baseUrl}/`);
     const form = await fillLeadForm(page, { nome: 'Sara', cognome: 'Galli', email: 'sara@example.it', telefono: italianMobile() });
-    await form.getByRole('checkbox').check();
+    await privacyCheckbox(form).check();
     await form.getByRole('button', { name: /guida/i }).click();
     await expect.poll(() => form.getByText(validationMessages.telefono).count()).toBe(2);
     await close();
   });
 });
 
-describe('the phone tooltip', () => {
-  it('opens on hover after the 700 ms delay', async () => {
-    const { page, close } = await openPage(browser);
-    // The page runs on a clock the test moves, so the delay is checked whatever the machine's load.
-    await page.clock.install();
+describe('the optional marketing consent', () => {
+  it('is unticked on a phone, and a lead sent without ticking it has no marketing consent', async () => {
+    const { page, consoleErrors, close } = await openPage(browser, {
+      viewport: { width: 360, height: 740 },
+      isMobile: true,
+      hasTouch: true,
+    });
+    await gotoInteractive(page, `${site.baseUrl}/trading-old`);
+    const telefono = italianMobile();
+    const form = await fillLeadForm(page, { nome: 'Teresa', cognome: 'Moro', email: 'teresa@example.it', telefono });
+    const marketing = marketingCheckbox(form);
+    expect(await marketing.isChecked()).toBe(false);
+    await privacyCheckbox(form).tap();
+    const posted = page.waitForRequest('**/api/ebook-request');
+    await form.getByRole('button', { name: /guida/i }).tap();
+    expect((await posted).postDataJSON()).toMatchObject({ gdprConsent: true, marketingConsent: false });
+    await page.waitForURL(`${site.baseUrl}/grazie-italia`);
+    expect(consoleErrors).toEqual([]);
+    await close();
+
+    const { lead, consents } = await storedLead(telefono);
+    expect(lead).toMatchObject({ gdpr_consent: true, marketing_consent: false, marketing_consent_version: null });
+    expect(consents.map((consent) => consent.consent_type)).toEqual(['privacy']);
+  });
+
+  it('ticked, is stored with a consent proof of its own, and never stands in for the privacy consent', async () => {
+    const { page, consoleErrors, close } = await openPage(browser, { viewport: { width: 1280, height: 800 } });
+    let posts = 0;
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/ebook-request')) posts += 1;
+    });
+    await gotoInteractive(page, `${site.baseUrl}/educazione-investimenti`);
+    const telefono = italianMobile();
+    const form = await fillLeadForm(page, { nome: 'Paolo', cognome: 'Gatti', email: 'paolo@example.it', telefono });
+    // Its label ticks it; alone it does not send the form.
+    await form.getByText(marketingConsentText, { exact: true }).click();
+    expect(await marketingCheckbox(form).isChecked()).toBe(true);
+    expect(await privacyCheckbox(form).isChecked()).toBe(false);
+    await form.getByRole('button', { name: /guida/i }).click();
+    await expect.poll(() => form.getByText(validationMessages.gdprConsent, { exact: true }).count()).toBe(1);
+    expect(posts).toBe(0);
+
+    await privacyCheckbox(form).check();
+    await form.getByRole('button', { name: /guida/i }).click();
+    await page.waitForURL(`${site.baseUrl}/grazie-italia`);
+    expect(posts).toBe(1);
+    expect(consoleErrors).toEqual([]);
+    await close();
+
+    const { lead, consents } = await storedLead(telefono);
+    expect(lead).toMatchObject({ gdpr_consent: true, marketing_consent: true, marketing_consent_version: MARKETING_CONSENT_VERSION });
+    expect(consents.map((consent) => consent.consent_type)).toEqual(['marketing', 'privacy']);
+    const [marketing, privacy] = consents;
+    expect(marketing).toMatchObject({
+      consented: true,
+      consent_version: MARKETING_CONSENT_VERSION,
+      consent_text_hash: createHash('sha256').update(marketingConsentText).digest('hex'),
+      email: 'paolo@example.it',
+      ip_address: privacy.ip_address,
+      user_agent: privacy.user_agent,
+    });
+  });
+});
+
+describe('the phone help next to Cellulare', () => {
+  const help = (page: Page) => page.locator('form#richiedi-guida').getByRole('button', { name: 'Perché il cellulare?' });
+  const helpText = (page: Page) => page.locator('form#richiedi-guida').getByText('Accettiamo cellulari italiani (+39) e svizzeri (+41).');
+
+  it('opens by tap and closes on a tap elsewhere', async () => {
+    const { page, consoleErrors, close } = await openPage(browser, { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
     await gotoInteractive(page, `${site.baseUrl}/`);
-    // The tooltip behaviour arrives when the browser is idle after hydration.
-    await page.waitForSelector('button[aria-label="Perché il cellulare?"][data-state]');
-    await page.clock.pauseAt(await page.evaluate(() => Date.now() + 1000));
-    await page.getByRole('button', { name: 'Perché il cellulare?' }).hover();
-    await page.clock.runFor(699);
-    expect(await page.getByRole('tooltip').count()).toBe(0);
-    await page.clock.runFor(1);
-    await expect.poll(() => page.getByRole('tooltip').count()).toBe(1);
-    expect(await page.getByRole('tooltip').textContent()).toContain('+41');
+    expect(await help(page).getAttribute('aria-expanded')).toBe('false');
+    expect(await helpText(page).isVisible()).toBe(false);
+    await help(page).tap();
+    expect(await help(page).getAttribute('aria-expanded')).toBe('true');
+    expect(await helpText(page).isVisible()).toBe(true);
+    // The text takes its own line: the field under it stays free to tap.
+    const [text, field] = await Promise.all([helpText(page).boundingBox(), page.getByLabel('Cellulare', { exact: true }).boundingBox()]);
+    expect(text!.y + text!.height).toBeLessThanOrEqual(field!.y);
+    await help(page).tap();
+    expect(await helpText(page).isVisible()).toBe(false);
+    await help(page).tap();
+    await page.locator('form#richiedi-guida h2').tap();
+    expect(await help(page).getAttribute('aria-expanded')).toBe('false');
+    expect(await helpText(page).isVisible()).toBe(false);
+    expect(consoleErrors).toEqual([]);
+    await close();
+  });
+
+  it('opens by keyboard and closes on Escape', async () => {
+    const { page, close } = await openPage(browser);
+    await gotoInteractive(page, `${site.baseUrl}/educazione-investimenti`);
+    await page.getByLabel('Email', { exact: true }).focus();
+    await page.keyboard.press('Tab');
+    expect(await help(page).evaluate((button) => button === document.activeElement)).toBe(true);
+    await page.keyboard.press('Enter');
+    expect(await helpText(page).isVisible()).toBe(true);
+    await page.keyboard.press('Escape');
+    expect(await helpText(page).isVisible()).toBe(false);
+    expect(await help(page).evaluate((button) => button === document.activeElement)).toBe(true);
+    await page.keyboard.press('Space');
+    expect(await help(page).getAttribute('aria-expanded')).toBe('true');
+    await close();
+  });
+});
+
+describe('the phone field', () => {
+  it('shows a +41 example on Swiss pages and a +39 one elsewhere', async () => {
+    const withForm = [...SITE_PAGE_PATHS].filter((path) => !path.startsWith('/grazie') && !['/privacy', '/gdpr', '/welcome'].includes(path));
+    for (const path of withForm) {
+      const html = await (await fetch(`${site.baseUrl}${path}`)).text();
+      const placeholder = /<input[^>]*type="tel"[^>]*placeholder="([^"]*)"/.exec(html)?.[1];
+      expect([path, placeholder]).toEqual([path, isSwissPath(path) ? '+41 79 123 45 67' : '+39 347 123 4567']);
+    }
+    const { page, close } = await openPage(browser);
+    await gotoInteractive(page, `${site.baseUrl}/oro-svizzera`);
+    expect(await page.getByLabel('Cellulare', { exact: true }).getAttribute('placeholder')).toBe('+41 79 123 45 67');
+    await close();
+  });
+});
+
+describe('the thank-you page', () => {
+  const submit = async (path: string, telefono: string) => {
+    const { page, consoleErrors, close } = await openPage(browser);
+    await gotoInteractive(page, `${site.baseUrl}${path}`);
+    const form = await fillLeadForm(page, { nome: 'Sara', cognome: 'Galli', email: 'sara@example.ch', telefono });
+    await privacyCheckbox(form).check();
+    await form.getByRole('button', { name: /guida/i }).click();
+    return { page, consoleErrors, close };
+  };
+
+  it('speaks of the visitor’s number, not of the page’s country', async () => {
+    const italianOnSwiss = await submit('/oro-svizzera', italianMobile());
+    await italianOnSwiss.page.waitForURL(`${site.baseUrl}/grazie-svizzera?prefisso=39`);
+    await expect.poll(() => italianOnSwiss.page.locator('main').textContent()).toContain('con il prefisso italiano +39');
+    expect(await italianOnSwiss.page.locator('main').textContent()).not.toContain('cellulare svizzero');
+    expect(italianOnSwiss.consoleErrors).toEqual([]);
+    await italianOnSwiss.close();
+
+    const swissOnOlder = await submit('/trading-old', swissMobile());
+    await swissOnOlder.page.waitForURL(`${site.baseUrl}/grazie-italia?prefisso=41`);
+    await expect.poll(() => swissOnOlder.page.locator('main').textContent()).toContain('cellulare svizzero');
+    expect(await swissOnOlder.page.locator('main').textContent()).not.toContain('prefisso italiano');
+    await swissOnOlder.close();
+  });
+
+  it('switches the copy after hydration when opened from the address (the plain form’s redirect)', async () => {
+    const { page, consoleErrors, close } = await openPage(browser);
+    await gotoInteractive(page, `${site.baseUrl}/grazie-svizzera?prefisso=39`);
+    await expect.poll(() => page.locator('main').textContent()).toContain('con il prefisso italiano +39');
+    await gotoInteractive(page, `${site.baseUrl}/grazie-svizzera`);
+    expect(await page.locator('main').textContent()).toContain('cellulare svizzero');
+    // No hydration mismatch was reported.
+    expect(consoleErrors).toEqual([]);
     await close();
   });
 });
@@ -177,7 +335,7 @@ describe('the older page form', () => {
     await gotoInteractive(page, `${site.baseUrl}/trading-old`);
     const form = await fillLeadForm(page, { nome: 'Elena', cognome: 'Costa', email: 'elena@example.it', telefono: italianMobile() });
     await form.getByRole('button', { name: /guida/i }).click();
-    const valid = await form.getByRole('checkbox').evaluate((box: HTMLInputElement) => box.validity.valid);
+    const valid = await privacyCheckbox(form).evaluate((box: HTMLInputElement) => box.validity.valid);
     expect(valid).toBe(false);
     expect(await form.getByText(validationMessages.gdprConsent).count()).toBe(0);
     expect(posted).toBe(0);
@@ -191,14 +349,31 @@ describe('without JavaScript', () => {
     await page.goto(`${site.baseUrl}/educazione-investimenti?utm_source=partner`);
     const telefono = swissMobile();
     const form = await fillLeadForm(page, { nome: 'Marco', cognome: 'Villa', email: 'marco@example.ch', telefono });
-    await form.getByRole('checkbox').check();
+    await privacyCheckbox(form).check();
     await form.getByRole('button', { name: /guida/i }).click();
     await page.waitForURL(`${site.baseUrl}/grazie-svizzera`);
     expect(await page.locator('h1').textContent()).toBeTruthy();
     const digits = telefono.replace(/\D/g, '');
     const lead = await site.db('ebook_requests').where({ telefono: `+${digits}` }).first();
     expect(lead).toMatchObject({ landing_path: '/educazione-investimenti', ebook_type: 'investment-education', utm_source: 'partner' });
+    expect(lead).toMatchObject({ marketing_consent: false, marketing_consent_version: null });
     await close();
+  });
+
+  it('sends a ticked marketing consent with the plain form', async () => {
+    const { page, close } = await openPage(browser, { javaScriptEnabled: false });
+    await page.goto(`${site.baseUrl}/`);
+    const telefono = italianMobile();
+    const form = await fillLeadForm(page, { nome: 'Irene', cognome: 'Fabbri', email: 'irene@example.it', telefono });
+    await privacyCheckbox(form).check();
+    await marketingCheckbox(form).check();
+    await form.getByRole('button', { name: /guida/i }).click();
+    await page.waitForURL(`${site.baseUrl}/grazie-italia`);
+    await close();
+
+    const { lead, consents } = await storedLead(telefono);
+    expect(lead).toMatchObject({ marketing_consent: true, marketing_consent_version: MARKETING_CONSENT_VERSION });
+    expect(consents.map((consent) => consent.consent_type)).toEqual(['marketing', 'privacy']);
   });
 
   it('shows the Italian error page for an invalid plain form', async () => {

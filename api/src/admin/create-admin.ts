@@ -1,7 +1,8 @@
 /**
- * `npm run admin:create -- --username NAME`: creates an admin, or sets a new password for
- * an existing user and makes it admin. The password comes from ADMIN_PASSWORD or stdin
- * (asked twice, without echo, on a terminal); a weak one is refused.
+ * `node api/dist/create-admin.js --username NAME` (in development `npm run admin:create --
+ * --username NAME`, which prepares the database first): creates an admin, or sets a new
+ * password for an existing user and makes it admin. The password comes from ADMIN_PASSWORD
+ * or stdin (asked twice, without echo, on a terminal); a weak one is refused.
  */
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';

@@ -1,6 +1,7 @@
 /**
- * `npm run migrate [latest|up|down|rollback|status]` — runs the knex migrations against
- * DATABASE_URL. `release: npm run migrate` in the Procfile runs it on every deploy.
+ * `node api/dist/migrate.js [latest|up|down|rollback|status]` — runs the knex migrations
+ * against DATABASE_URL. The Procfile's `release` runs it on every deploy; `npm run
+ * migrate` runs it in development.
  */
 import { migrationConfig } from '@guida/migrations';
 import { z } from 'zod';

@@ -18,7 +18,8 @@ export function ArticlePage(props: {
   related?: { path: string; title: string }[];
 }) {
   return (
-    <PublicLayout>
+    // Every article ends with the guide form (GuideRequestSection).
+    <PublicLayout guideFormOnPage>
       <article data-track-section="article" className="mx-auto max-w-3xl px-4 pt-10">
         <nav aria-label="Percorso" className="text-sm text-slate-600">
           <Link to="/" className="underline">

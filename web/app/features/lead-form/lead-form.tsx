@@ -1,9 +1,9 @@
 import { useId, useRef } from 'react';
 import { useNavigate } from 'react-router';
-import { HONEYPOT_FIELD, thankYouPathFor, type EbookType } from '@guida/shared/lead-rules';
+import { HONEYPOT_FIELD, isSwissPath, thankYouPathFor, type EbookType } from '@guida/shared/lead-rules';
 import { challengeMessages, formMessages, privacyConsentText } from '@guida/shared/messages';
 import type { EbookRequestInput, LeadFormValues } from '@guida/shared/schemas/lead';
-import { InfoTooltip } from '../../components/ui/info-tooltip';
+import { InfoToggletip } from '../../components/ui/info-toggletip';
 import { toast } from '../../components/ui/toast-store';
 import { ApiError, apiRequest } from '../../lib/api-client';
 import { useLoadOnFirstFocus } from '../../lib/load-on-first-focus';
@@ -13,6 +13,7 @@ import { ChallengeSlot } from '../challenge/challenge-slot';
 import { asksForChallenge, CHALLENGE_FIELD, useChallenge } from '../challenge/use-challenge';
 import { trackGaEvent } from '../consent/google-analytics';
 import { useFormTracking } from '../tracking/use-form-tracking';
+import { MarketingConsentField, marketingConsentOf } from './marketing-consent-field';
 
 type Values = { nome: string; cognome: string; email: string; telefono: string; gdprConsent: boolean };
 type Parsed = Omit<LeadFormValues, 'telefono'> & { telefono: { e164: string; country: 'IT' | 'CH' } };
@@ -104,6 +105,7 @@ export function LeadForm({ variant, ebookType, landingPath, title, subtitle, sub
       email: values.email,
       telefono: values.telefono.e164,
       gdprConsent: true as const,
+      marketingConsent: marketingConsentOf(form),
       landingPath,
       [HONEYPOT_FIELD]: honeypot,
     };
@@ -183,16 +185,16 @@ export function LeadForm({ variant, ebookType, landingPath, title, subtitle, sub
         id={`${formId}-telefono`}
         label="Cellulare"
         type="tel"
-        placeholder="+39 347 123 4567"
+        placeholder={isSwissPath(landingPath) ? '+41 79 123 45 67' : '+39 347 123 4567'}
         error={errors.telefono?.message}
         registration={register('telefono')}
         autoComplete="tel"
         inputMode="tel"
         hint={
-          <InfoTooltip label="Perché il cellulare?">
+          <InfoToggletip label="Perché il cellulare?">
             Ti inviamo il link personale per scaricare la guida via SMS. Accettiamo cellulari italiani (+39) e
             svizzeri (+41).
-          </InfoTooltip>
+          </InfoToggletip>
         }
       />
       <div>
@@ -219,6 +221,7 @@ export function LeadForm({ variant, ebookType, landingPath, title, subtitle, sub
           </p>
         ) : null}
       </div>
+      <MarketingConsentField id={`${formId}-marketing`} />
       <ChallengeSlot challenge={challenge} />
       {failure ? (
         <p role="alert" className="rounded-md bg-red-50 p-3 text-sm font-medium text-red-800">
@@ -256,7 +259,7 @@ interface FieldProps {
 function Field({ id, label, type = 'text', placeholder, autoComplete, inputMode, error, registration, hint }: FieldProps) {
   return (
     <div>
-      <div className="mb-1 flex items-center gap-2">
+      <div className="mb-1 flex flex-wrap items-center gap-2">
         <label htmlFor={id} className="text-sm font-medium text-slate-800">
           {label}
         </label>
