@@ -20,10 +20,12 @@ export default defineConfig(({ command, isSsrBuild }) => {
   if (command === 'build') process.env.NODE_ENV = 'production';
   return {
     plugins: [tailwindcss(), reactRouter()],
-    resolve: { alias: PREACT_ALIASES },
+    // Builds run on Preact (decision 030); the dev server keeps React, whose Fast Refresh
+    // React Router's hot reload is made of.
+    resolve: { alias: command === 'build' ? PREACT_ALIASES : [] },
     // The prerender bundles its packages instead of loading them from node_modules, so that
     // React Router renders with the same Preact as the pages (and the browser).
-    ssr: { noExternal: true },
+    ssr: command === 'build' ? { noExternal: true } : {},
     server: {
       // Guide sources outside web/ are read at build time (the older page's content preview).
       fs: { allow: ['..'] },

@@ -1,15 +1,10 @@
-import { Fragment, options } from 'preact';
 import { startTransition, StrictMode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { HydratedRouter } from 'react-router/dom';
+import { adaptReactTreesForPreact, runEffectsAfterRender } from './lib/preact-adapter';
 
-// Preact hydrates a document into its <html> element (React takes the document itself), so
-// the root's <html> becomes a fragment and <head> and <body> meet their prerendered nodes.
-const nextVnodeHook = options.vnode;
-options.vnode = (vnode) => {
-  if (vnode.type === 'html') vnode.type = Fragment;
-  nextVnodeHook?.(vnode);
-};
+adaptReactTreesForPreact({ htmlAsFragment: true });
+runEffectsAfterRender();
 
 // On its first render HydratedRouter starts decoding the page's data and suspends until it
 // is decoded; React waits at the root, Preact would start over without the prerendered

@@ -1,19 +1,14 @@
-import { options } from 'preact';
 import { renderToStringAsync } from 'preact-render-to-string';
+import { renderToReadableStream } from 'react-dom/server';
 import { ServerRouter, type EntryContext } from 'react-router';
+import { adaptReactTreesForPreact } from './lib/preact-adapter';
 
-// React renders suppressHydrationWarning as nothing; Preact would write it as an attribute.
-const nextVnodeHook = options.vnode;
-options.vnode = (vnode) => {
-  if (typeof vnode.type === 'string' && vnode.props && 'suppressHydrationWarning' in vnode.props) {
-    delete (vnode.props as Record<string, unknown>).suppressHydrationWarning;
-  }
-  nextVnodeHook?.(vnode);
-};
+adaptReactTreesForPreact({ htmlAsFragment: false });
 
 /**
  * Renders every prerendered page at build time (the site has no server rendering): the
- * whole page at once, with the page's data inlined where React Router streams it.
+ * whole page at once, with the page's data inlined where React Router streams it. Builds
+ * render with Preact; the dev server keeps React (decision 030).
  */
 export default async function handleRequest(
   request: Request,
@@ -21,8 +16,16 @@ export default async function handleRequest(
   responseHeaders: Headers,
   routerContext: EntryContext,
 ) {
-  // preact-render-to-string is typed with Preact's element type; the element is the same.
-  const html = await renderToStringAsync((<ServerRouter context={routerContext} url={request.url} />) as never);
+  const page = <ServerRouter context={routerContext} url={request.url} />;
+  let html: string;
+  if (import.meta.env.DEV) {
+    const stream = await renderToReadableStream(page);
+    await stream.allReady;
+    html = await new Response(stream).text();
+  } else {
+    // preact-render-to-string is typed with Preact's element type; the element is the same.
+    html = `<!DOCTYPE html>${await renderToStringAsync(page as never)}`;
+  }
   responseHeaders.set('Content-Type', 'text/html');
-  return new Response(`<!DOCTYPE html>${html}`, { headers: responseHeaders, status: responseStatusCode });
+  return new Response(html, { headers: responseHeaders, status: responseStatusCode });
 }
