@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminMessages, cookieTexts, notFoundPage } from '@guida/shared/messages';
 import { insertLead } from '@guida/testing/lead-fixture';
 import { axeViolations } from './axe';
-import { launchChromium, openPage, startSite, type Site } from './site-harness';
+import { afterIdleWork, launchChromium, openPage, startSite, type Site } from './site-harness';
 
 const USERNAME = 'operatrice';
 const PASSWORD = 'Corretta!Cavallo42';
@@ -40,13 +40,6 @@ afterAll(async () => {
   await browser?.close();
   await site?.stop();
 });
-
-/** Resolves once the browser has been idle twice: the public site's idle work (the cookie check) is done. */
-function afterIdleWork(page: Page) {
-  return page.evaluate(
-    () => new Promise<void>((resolve) => requestIdleCallback(() => setTimeout(() => requestIdleCallback(() => resolve()), 0))),
-  );
-}
 
 describe('admin area in the browser', () => {
   it.each([

@@ -4,7 +4,7 @@ import { LeadForm } from '../../features/lead-form/lead-form';
 /** The call to the guide form at the end of an article. */
 export function GuideRequestSection(props: { title: string; text: string; ebookType: EbookType; landingPath: string }) {
   return (
-    <section aria-label="Richiedi la guida" className="mt-14 rounded-2xl bg-gradient-to-br from-slate-900 to-emerald-900 p-6 text-white md:p-10">
+    <section data-track-section="guide-request" aria-label="Richiedi la guida" className="mt-14 rounded-2xl bg-gradient-to-br from-slate-900 to-emerald-900 p-6 text-white md:p-10">
       <div className="grid gap-8 md:grid-cols-2 md:items-center">
         <div>
           <h2 className="text-2xl font-bold">{props.title}</h2>
