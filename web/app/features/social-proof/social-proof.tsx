@@ -9,7 +9,7 @@ interface SocialProofProps {
   isSwiss?: boolean;
 }
 
-/** The widgets of a landing page, fed by the real live figures of that page, once the page is idle. */
+/** The widgets of a landing or article page, fed by the real live figures of that page, once the page is idle. */
 export function SocialProof(props: SocialProofProps) {
   return (
     <AfterHydrationIdle>
