@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminMessages, cookieTexts, notFoundPage } from '@guida/shared/messages';
 import { insertLead } from '@guida/testing/lead-fixture';
 import { axeViolations } from './axe';
-import { afterIdleWork, launchChromium, openPage, startSite, type Site } from './site-harness';
+import { afterIdleWork } from './idle';
+import { launchChromium, openPage, startSite, type Site } from './site-harness';
 
 const USERNAME = 'operatrice';
 const PASSWORD = 'Corretta!Cavallo42';

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '@guida/testing/wait-for';
 import { sectionName } from '../app/components/article/article-body';
 import { topicPages } from '../app/content/topics';
-import { afterIdleWork, gotoInteractive, launchChromium, openPage, startSite, type Site } from './site-harness';
+import { afterIdleWork } from './idle';
+import { gotoInteractive, launchChromium, openPage, startSite, type Site } from './site-harness';
 
 const PHONE = { width: 360, height: 740 };
 const DESKTOP = { width: 1280, height: 800 };
@@ -33,9 +34,12 @@ function settled(page: Page) {
 async function visit(path: string, viewport: typeof PHONE, expected: string[], read: (page: Page) => Promise<void>) {
   const { page, close, consoleErrors } = await openPage(browser, { viewport });
   await gotoInteractive(page, `${site.baseUrl}${path}`);
+  // The page view has been tracked once the session exists; the sections are observed from
+  // the next idle task on.
+  const session = () => page.evaluate(() => sessionStorage.getItem('guida-analytics-session'));
+  await expect.poll(session).toBeTruthy();
+  const sessionId = await session();
   await afterIdleWork(page);
-  const sessionId = await page.evaluate(() => sessionStorage.getItem('guida-analytics-session'));
-  expect(sessionId).toBeTruthy();
   await read(page);
   // Leaving reports the current section and sends the queue (sendBeacon on page hide).
   await page.goto('about:blank');

@@ -92,16 +92,6 @@ export async function gotoInteractive(page: Page, url: string) {
   await page.waitForSelector('html[data-hydrated="true"]');
 }
 
-/**
- * Resolves once the browser has been idle twice after hydration: the work public pages
- * queue for the first idle moment (cookie check, widgets, tracking) has all run.
- */
-export function afterIdleWork(page: Page) {
-  return page.evaluate(
-    () => new Promise<void>((resolve) => requestIdleCallback(() => setTimeout(() => requestIdleCallback(() => resolve()), 0))),
-  );
-}
-
 export async function fillLeadForm(page: Page, values: { nome?: string; cognome?: string; email?: string; telefono?: string }) {
   const form = page.locator('form#richiedi-guida');
   if (values.nome !== undefined) await form.getByLabel('Nome', { exact: true }).fill(values.nome);
