@@ -15,6 +15,7 @@ import * as smsHeldStatus from './20261124200000_sms_held_status';
 import * as auditLogWithoutPersonalData from './20261124202000_audit_log_without_personal_data';
 import * as repeatRequestsAndHashedLinkTokens from './20261124203000_repeat_requests_and_hashed_link_tokens';
 import * as claimSmsWithinBudgets from './20261125090000_claim_sms_within_budgets';
+import * as marketingConsentVersion from './20261126090000_marketing_consent_version';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '20261124202000_audit_log_without_personal_data': auditLogWithoutPersonalData,
   '20261124203000_repeat_requests_and_hashed_link_tokens': repeatRequestsAndHashedLinkTokens,
   '20261125090000_claim_sms_within_budgets': claimSmsWithinBudgets,
+  '20261126090000_marketing_consent_version': marketingConsentVersion,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

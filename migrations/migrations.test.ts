@@ -133,6 +133,31 @@ describe('migrations', () => {
     expect(await database.db('ebook_requests').where({ id: lead.id }).first('repeat_of')).toEqual({ repeat_of: null });
   });
 
+  it('give leads that consented to marketing before it had a version of its own the form’s version', async () => {
+    const marketingVersion = { ...migrationConfig, name: '20261126090000_marketing_consent_version' };
+    await database.db.migrate.down(marketingVersion);
+    const [given, refused] = await database.db('ebook_requests')
+      .insert([
+        { nome: 'A', cognome: 'B', email: 'a@b.it', telefono: '+393471234571', marketing_consent: true, consent_version: '1.0' },
+        { nome: 'C', cognome: 'D', email: 'c@d.it', telefono: '+393471234572' },
+      ])
+      .returning('id');
+
+    await database.db.migrate.up(marketingVersion);
+    const versions = await database.db('ebook_requests')
+      .whereIn('id', [given.id, refused.id])
+      .orderBy('id')
+      .pluck('marketing_consent_version');
+    expect(versions).toEqual(['1.0', null]);
+    // A consent without the version of its text, or a version without a consent, is refused.
+    await expect(
+      database.db('ebook_requests').where({ id: given.id }).update({ marketing_consent_version: null }),
+    ).rejects.toThrow(/ebook_requests_marketing_consent_version_check/);
+    await expect(
+      database.db('ebook_requests').where({ id: refused.id }).update({ marketing_consent_version: '1.0' }),
+    ).rejects.toThrow(/ebook_requests_marketing_consent_version_check/);
+  });
+
   it('go down to nothing and up again', async () => {
     await database.db.migrate.rollback(migrationConfig, true);
     expect(await tables()).toEqual([]);

@@ -9,8 +9,14 @@ export const HONEYPOT_FIELD = 'website';
 export const DEFAULT_EBOOK_TYPE: EbookType = 'general';
 export const DEFAULT_SOURCE = 'direct';
 
-/** Version of the privacy consent text shown next to the form checkbox. */
+/** Version of the privacy consent text shown next to the form's required checkbox. */
 export const PRIVACY_CONSENT_VERSION = '1.0';
+
+/**
+ * Version of the marketing consent text shown next to the form's optional checkbox: a
+ * purpose of its own, so its text changes without touching the privacy consent's version.
+ */
+export const MARKETING_CONSENT_VERSION = '1.0';
 
 export const THANK_YOU_PATHS = {
   italy: '/grazie-italia',

@@ -100,6 +100,10 @@ export const guideDelivery = {
 export const privacyConsentText =
   "Ho letto l'informativa sulla privacy e acconsento al trattamento dei miei dati personali per ricevere la guida gratuita via SMS.";
 
+/**
+ * Label of the optional marketing checkbox (unticked by default); the privacy notice
+ * describes this purpose. Change MARKETING_CONSENT_VERSION (lead-rules.ts) with this text.
+ */
 export const marketingConsentText =
   'Acconsento a ricevere comunicazioni informative e promozionali via email e SMS (facoltativo).';
 

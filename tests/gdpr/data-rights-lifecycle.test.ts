@@ -174,6 +174,7 @@ describe('access request', () => {
         email,
         telefono,
         marketing_consent: true,
+        marketing_consent_version: '1.0',
         user_agent: 'Mozilla/5.0 (lifecycle test)',
       }),
     ]);

@@ -28,6 +28,8 @@ beforeAll(async () => {
     email: 'giulia.bianchi@example.it',
     landing_path: '/',
     utm_source: 'google',
+    marketing_consent: true,
+    marketing_consent_version: '1.0',
   });
   await insertLead(site.db, { nome: 'Paolo', cognome: 'Gialli', email: 'paolo@example.ch', telefono: '+41791112233' });
   const sms = await site.db('sms_messages').where({ lead_id: giulia.leadId }).first();
@@ -109,6 +111,8 @@ describe('admin area in the browser', () => {
     const dialog = page.getByRole('dialog');
     await expect.poll(() => dialog.textContent()).toContain('Unreachable destination handset');
     expect(await dialog.textContent()).toContain('giulia.bianchi@example.it');
+    // Each consent with the version of its own text.
+    expect(await dialog.textContent()).toContain('Consenso marketing (facoltativo)SìVersione del testo marketing1.0');
     expect(await axeViolations(page)).toEqual([]);
     await page.keyboard.press('Escape');
 
@@ -117,6 +121,8 @@ describe('admin area in the browser', () => {
     const rows = csv.replace(/^\uFEFF/, '').trim().split('\r\n');
     expect(rows).toHaveLength(2);
     expect(rows[1]).toContain('Giulia;Bianchi;giulia.bianchi@example.it');
+    expect(rows[0]).toContain(';consenso_marketing;versione_consenso;versione_consenso_marketing;');
+    expect(rows[1]).toContain(';sì;sì;1.0;1.0;');
     expect(await site.db('admin_audit_log').where({ action: 'export_leads_csv' }).first('details')).toEqual({
       details: { filters: ['q'] },
     });

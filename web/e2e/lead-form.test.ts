@@ -1,7 +1,18 @@
+import { createHash } from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formMessages, validationMessages } from '@guida/shared/messages';
-import { fillLeadForm, gotoInteractive, launchChromium, openPage, startSite, type Site } from './site-harness';
+import { MARKETING_CONSENT_VERSION } from '@guida/shared/lead-rules';
+import { formMessages, marketingConsentText, validationMessages } from '@guida/shared/messages';
+import {
+  fillLeadForm,
+  gotoInteractive,
+  launchChromium,
+  marketingCheckbox,
+  openPage,
+  privacyCheckbox,
+  startSite,
+  type Site,
+} from './site-harness';
 
 let site: Site;
 let browser: Browser;
@@ -19,6 +30,13 @@ afterAll(async () => {
 const nextDigits = () => String(((process.pid % 1000) * 10_000 + ++phoneCounter) % 10_000_000).padStart(7, '0');
 const italianMobile = () => `347 ${nextDigits()}`;
 const swissMobile = () => `+41 79 ${nextDigits()}`;
+/** The lead stored for a number as typed, with the types of its consent proofs. */
+async function storedLead(telefono: string) {
+  const digits = telefono.replace(/\D/g, '');
+  const lead = await site.db('ebook_requests').whereLike('telefono', `%${digits.slice(-7)}`).orderBy('id', 'desc').first();
+  const consents = await site.db('gdpr_consents').where({ lead_id: lead.id }).orderBy('consent_type');
+  return { lead, consents };
+}
 
 const LANDINGS: [string, string | null][] = [
   ['/', 'financial-education'],
@@ -40,7 +58,7 @@ describe('each landing page', () => {
       const { page, consoleErrors, close } = await openPage(browser);
       await gotoInteractive(page, `${site.baseUrl}${path}?utm_source=newsletter&utm_medium=email&utm_campaign=autunno`);
       const form = await fillLeadForm(page, { nome: 'Giulia', cognome: 'Romano', email: 'giulia@example.it', telefono });
-      await form.getByRole('checkbox').check();
+      await privacyCheckbox(form).check();
       await form.getByRole('button', { name: /guida/i }).click();
       await page.waitForURL(`${site.baseUrl}${expected}`);
       expect(await page.locator('h1').isVisible()).toBe(true);
@@ -97,7 +115,7 @@ describe('the form on a newer page', () => {
     });
     await gotoInteractive(page, `${site.baseUrl}/`);
     const form = await fillLeadForm(page, { nome: 'Luca', cognome: 'Neri', email: 'luca@example.it', telefono: italianMobile() });
-    await form.getByRole('checkbox').check();
+    await privacyCheckbox(form).check();
     await form.getByRole('button', { name: /guida/i }).click();
     const pending = form.getByRole('button', { name: formMessages.submitting });
     await expect.poll(() => pending.count()).toBe(1);
@@ -116,7 +134,7 @@ describe('the form on a newer page', () => {
     await page.route('**/api/ebook-request', (route) => route.fulfill({ ...answers.shift()!, contentType: 'application/json' }));
     await gotoInteractive(page, `${site.baseUrl}/`);
     const form = await fillLeadForm(page, { nome: 'Sara', cognome: 'Galli', email: 'sara@example.it', telefono: italianMobile() });
-    await form.getByRole('checkbox').check();
+    await privacyCheckbox(form).check();
 
     await form.getByRole('button', { name: /guida/i }).click();
     const alert = form.getByRole('alert');
@@ -141,10 +159,74 @@ describe('the form on a newer page', () => {
     );
     await gotoInteractive(page, `${site.baseUrl}/`);
     const form = await fillLeadForm(page, { nome: 'Sara', cognome: 'Galli', email: 'sara@example.it', telefono: italianMobile() });
-    await form.getByRole('checkbox').check();
+    await privacyCheckbox(form).check();
     await form.getByRole('button', { name: /guida/i }).click();
     await expect.poll(() => form.getByText(validationMessages.telefono).count()).toBe(2);
     await close();
+  });
+});
+
+describe('the optional marketing consent', () => {
+  it('is unticked on a phone, and a lead sent without ticking it has no marketing consent', async () => {
+    const { page, consoleErrors, close } = await openPage(browser, {
+      viewport: { width: 360, height: 740 },
+      isMobile: true,
+      hasTouch: true,
+    });
+    await gotoInteractive(page, `${site.baseUrl}/trading-old`);
+    const telefono = italianMobile();
+    const form = await fillLeadForm(page, { nome: 'Teresa', cognome: 'Moro', email: 'teresa@example.it', telefono });
+    const marketing = marketingCheckbox(form);
+    expect(await marketing.isChecked()).toBe(false);
+    await privacyCheckbox(form).tap();
+    const posted = page.waitForRequest('**/api/ebook-request');
+    await form.getByRole('button', { name: /guida/i }).tap();
+    expect((await posted).postDataJSON()).toMatchObject({ gdprConsent: true, marketingConsent: false });
+    await page.waitForURL(`${site.baseUrl}/grazie-italia`);
+    expect(consoleErrors).toEqual([]);
+    await close();
+
+    const { lead, consents } = await storedLead(telefono);
+    expect(lead).toMatchObject({ gdpr_consent: true, marketing_consent: false, marketing_consent_version: null });
+    expect(consents.map((consent) => consent.consent_type)).toEqual(['privacy']);
+  });
+
+  it('ticked, is stored with a consent proof of its own, and never stands in for the privacy consent', async () => {
+    const { page, consoleErrors, close } = await openPage(browser, { viewport: { width: 1280, height: 800 } });
+    let posts = 0;
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/ebook-request')) posts += 1;
+    });
+    await gotoInteractive(page, `${site.baseUrl}/educazione-investimenti`);
+    const telefono = italianMobile();
+    const form = await fillLeadForm(page, { nome: 'Paolo', cognome: 'Gatti', email: 'paolo@example.it', telefono });
+    // Its label ticks it; alone it does not send the form.
+    await form.getByText(marketingConsentText, { exact: true }).click();
+    expect(await marketingCheckbox(form).isChecked()).toBe(true);
+    expect(await privacyCheckbox(form).isChecked()).toBe(false);
+    await form.getByRole('button', { name: /guida/i }).click();
+    await expect.poll(() => form.getByText(validationMessages.gdprConsent, { exact: true }).count()).toBe(1);
+    expect(posts).toBe(0);
+
+    await privacyCheckbox(form).check();
+    await form.getByRole('button', { name: /guida/i }).click();
+    await page.waitForURL(`${site.baseUrl}/grazie-italia`);
+    expect(posts).toBe(1);
+    expect(consoleErrors).toEqual([]);
+    await close();
+
+    const { lead, consents } = await storedLead(telefono);
+    expect(lead).toMatchObject({ gdpr_consent: true, marketing_consent: true, marketing_consent_version: MARKETING_CONSENT_VERSION });
+    expect(consents.map((consent) => consent.consent_type)).toEqual(['marketing', 'privacy']);
+    const [marketing, privacy] = consents;
+    expect(marketing).toMatchObject({
+      consented: true,
+      consent_version: MARKETING_CONSENT_VERSION,
+      consent_text_hash: createHash('sha256').update(marketingConsentText).digest('hex'),
+      email: 'paolo@example.it',
+      ip_address: privacy.ip_address,
+      user_agent: privacy.user_agent,
+    });
   });
 });
 
@@ -177,7 +259,7 @@ describe('the older page form', () => {
     await gotoInteractive(page, `${site.baseUrl}/trading-old`);
     const form = await fillLeadForm(page, { nome: 'Elena', cognome: 'Costa', email: 'elena@example.it', telefono: italianMobile() });
     await form.getByRole('button', { name: /guida/i }).click();
-    const valid = await form.getByRole('checkbox').evaluate((box: HTMLInputElement) => box.validity.valid);
+    const valid = await privacyCheckbox(form).evaluate((box: HTMLInputElement) => box.validity.valid);
     expect(valid).toBe(false);
     expect(await form.getByText(validationMessages.gdprConsent).count()).toBe(0);
     expect(posted).toBe(0);
@@ -191,14 +273,31 @@ describe('without JavaScript', () => {
     await page.goto(`${site.baseUrl}/educazione-investimenti?utm_source=partner`);
     const telefono = swissMobile();
     const form = await fillLeadForm(page, { nome: 'Marco', cognome: 'Villa', email: 'marco@example.ch', telefono });
-    await form.getByRole('checkbox').check();
+    await privacyCheckbox(form).check();
     await form.getByRole('button', { name: /guida/i }).click();
     await page.waitForURL(`${site.baseUrl}/grazie-svizzera`);
     expect(await page.locator('h1').textContent()).toBeTruthy();
     const digits = telefono.replace(/\D/g, '');
     const lead = await site.db('ebook_requests').where({ telefono: `+${digits}` }).first();
     expect(lead).toMatchObject({ landing_path: '/educazione-investimenti', ebook_type: 'investment-education', utm_source: 'partner' });
+    expect(lead).toMatchObject({ marketing_consent: false, marketing_consent_version: null });
     await close();
+  });
+
+  it('sends a ticked marketing consent with the plain form', async () => {
+    const { page, close } = await openPage(browser, { javaScriptEnabled: false });
+    await page.goto(`${site.baseUrl}/`);
+    const telefono = italianMobile();
+    const form = await fillLeadForm(page, { nome: 'Irene', cognome: 'Fabbri', email: 'irene@example.it', telefono });
+    await privacyCheckbox(form).check();
+    await marketingCheckbox(form).check();
+    await form.getByRole('button', { name: /guida/i }).click();
+    await page.waitForURL(`${site.baseUrl}/grazie-italia`);
+    await close();
+
+    const { lead, consents } = await storedLead(telefono);
+    expect(lead).toMatchObject({ marketing_consent: true, marketing_consent_version: MARKETING_CONSENT_VERSION });
+    expect(consents.map((consent) => consent.consent_type)).toEqual(['marketing', 'privacy']);
   });
 
   it('shows the Italian error page for an invalid plain form', async () => {

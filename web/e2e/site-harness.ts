@@ -1,4 +1,5 @@
-import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContextOptions, type Locator, type Page } from 'playwright-core';
+import { marketingConsentText } from '@guida/shared/messages';
 import { freePort } from '@guida/testing/free-port';
 import { startApi, startWorker } from '@guida/testing/processes';
 import { testRedisUrl } from '@guida/testing/services';
@@ -100,3 +101,9 @@ export async function fillLeadForm(page: Page, values: { nome?: string; cognome?
   if (values.telefono !== undefined) await form.getByLabel('Cellulare', { exact: true }).fill(values.telefono);
   return form;
 }
+
+/** The form's required privacy checkbox. */
+export const privacyCheckbox = (form: Locator) => form.getByRole('checkbox', { name: /informativa sulla privacy/i });
+
+/** The form's optional marketing checkbox, separate from the privacy one. */
+export const marketingCheckbox = (form: Locator) => form.getByRole('checkbox', { name: marketingConsentText, exact: true });

@@ -2,7 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '@guida/testing/wait-for';
 import { thankYouItaly } from '../app/content/thank-you';
-import { fillLeadForm, gotoInteractive, launchChromium, openPage, startSite, type Site } from './site-harness';
+import { fillLeadForm, gotoInteractive, launchChromium, openPage, privacyCheckbox, startSite, type Site } from './site-harness';
 
 let site: Site;
 let browser: Browser;
@@ -22,7 +22,7 @@ describe('first-party analytics, browser to database', () => {
     expect(sessionId).toMatch(/^[A-Za-z0-9_-]{21}$/);
 
     const form = await fillLeadForm(page, { nome: 'Elisa', cognome: 'Marchi', email: 'elisa@example.it', telefono: '347 900 1234' });
-    await form.getByRole('checkbox').check();
+    await privacyCheckbox(form).check();
     await form.getByRole('button', { name: /guida/i }).click();
     await page.waitForURL(`${site.baseUrl}/grazie-italia`);
     // The address changes before React commits the new page (and its page view effect): on

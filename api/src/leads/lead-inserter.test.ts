@@ -15,6 +15,7 @@ function newLead(overrides: Record<string, unknown> = {}): NewLead {
     userAgent: 'vitest',
     consentVersion: '1.0',
     privacyConsentHash: 'a'.repeat(64),
+    marketingConsentVersion: '2.1',
     marketingConsentHash: 'b'.repeat(64),
     downloadTokenTtlDays: 30,
   };
@@ -55,8 +56,23 @@ describe('lead inserter (batched inserts)', () => {
     // is not stored (the worker keys the link when it sends it).
     for (const [index, lead] of leads.entries()) {
       const result = results[index]!;
-      const stored = await db('ebook_requests').where({ id: result.leadId }).first('telefono', 'marketing_consent');
-      expect(stored).toEqual({ telefono: lead.request.telefono, marketing_consent: index % 2 === 0 });
+      const stored = await db('ebook_requests')
+        .where({ id: result.leadId })
+        .first('telefono', 'marketing_consent', 'marketing_consent_version', 'consent_version');
+      expect(stored).toEqual({
+        telefono: lead.request.telefono,
+        marketing_consent: index % 2 === 0,
+        marketing_consent_version: index % 2 === 0 ? '2.1' : null,
+        consent_version: '1.0',
+      });
+      const consents = await db('gdpr_consents')
+        .where({ lead_id: result.leadId })
+        .orderBy('consent_type')
+        .select('consent_type', 'consent_version', 'consent_text_hash');
+      expect(consents).toEqual([
+        ...(index % 2 === 0 ? [{ consent_type: 'marketing', consent_version: '2.1', consent_text_hash: 'b'.repeat(64) }] : []),
+        { consent_type: 'privacy', consent_version: '1.0', consent_text_hash: 'a'.repeat(64) },
+      ]);
       expect(await db('download_tokens').where({ lead_id: result.leadId }).first('token_hash')).toEqual({ token_hash: null });
       const crm = await db('crm_deliveries').where({ id: result.crmDeliveryId }).first('lead_id');
       expect(crm?.lead_id).toBe(result.leadId);

@@ -6,8 +6,11 @@ export interface NewLead {
   request: EbookRequest;
   ipAddress: string | null;
   userAgent: string | null;
+  /** The privacy text's version (the lead's `consent_version`). */
   consentVersion: string;
   privacyConsentHash: string;
+  /** The marketing text's own version; stored only with a marketing consent given. */
+  marketingConsentVersion: string;
   marketingConsentHash: string;
   downloadTokenTtlDays: number;
 }
@@ -37,8 +40,9 @@ export interface InsertLeadResult {
  * The download link's token is not stored: the worker derives it when it sends the SMS
  * and stores only its hash (decision 029).
  *
- * A marketing consent is recorded only when given: gdpr_consents holds consents given,
- * with the hash of the address (what stays findable once the address is erased).
+ * A marketing consent is recorded only when given, under its own text version:
+ * gdpr_consents holds consents given, with the hash of the address (what stays findable
+ * once the address is erased).
  * Prepared once per connection: planning this statement costs more than running it.
  */
 const insertLeadsStatement = preparedStatement<{
@@ -56,10 +60,11 @@ WITH input AS (
     :source::text[], :utmSource::text[], :utmMedium::text[], :utmCampaign::text[],
     :marketingConsent::boolean[], :ipAddress::text[], :userAgent::text[], :consentVersion::text[],
     :country::text[], :landingPath::text[], :privacyConsentHash::text[],
-    :marketingConsentHash::text[], :downloadTokenTtlDays::int[]
+    :marketingConsentVersion::text[], :marketingConsentHash::text[], :downloadTokenTtlDays::int[]
   ) AS i(telefono, nome, cognome, email, ebook_type, source, utm_source, utm_medium,
     utm_campaign, marketing_consent, ip_address, user_agent, consent_version, country,
-    landing_path, privacy_consent_hash, marketing_consent_hash, ttl_days)
+    landing_path, privacy_consent_hash, marketing_consent_version, marketing_consent_hash,
+    ttl_days)
 ),
 claim AS (
   INSERT INTO recent_phone_requests AS r (telefono, lead_id, requested_at)
@@ -72,11 +77,13 @@ claim AS (
 lead AS (
   INSERT INTO ebook_requests (
     id, nome, cognome, email, telefono, ebook_type, source, utm_source, utm_medium,
-    utm_campaign, gdpr_consent, marketing_consent, consent_timestamp, ip_address,
-    user_agent, consent_version, country, landing_path, repeat_of
+    utm_campaign, gdpr_consent, marketing_consent, marketing_consent_version,
+    consent_timestamp, ip_address, user_agent, consent_version, country, landing_path,
+    repeat_of
   )
   SELECT i.lead_id, i.nome, i.cognome, i.email, i.telefono, i.ebook_type, i.source,
-    i.utm_source, i.utm_medium, i.utm_campaign, true, i.marketing_consent, now(),
+    i.utm_source, i.utm_medium, i.utm_campaign, true, i.marketing_consent,
+    CASE WHEN i.marketing_consent THEN i.marketing_consent_version END, now(),
     i.ip_address, i.user_agent, i.consent_version, i.country, i.landing_path,
     NULLIF(claim.window_lead_id, i.lead_id)
   FROM input i JOIN claim USING (telefono)
@@ -92,7 +99,7 @@ consents AS (
     i.user_agent, lead.id, i.privacy_consent_hash
   FROM lead JOIN input i USING (telefono)
   UNION ALL
-  SELECT lead.email, lead.email_hash, 'marketing', true, i.consent_version, i.ip_address,
+  SELECT lead.email, lead.email_hash, 'marketing', true, i.marketing_consent_version, i.ip_address,
     i.user_agent, lead.id, i.marketing_consent_hash
   FROM lead JOIN input i USING (telefono) WHERE i.marketing_consent
 ),
@@ -134,6 +141,7 @@ export async function insertLeads(db: Knex, leads: NewLead[]): Promise<InsertLea
     country: column((lead) => lead.request.country),
     landingPath: column((lead) => lead.request.landingPath ?? null),
     privacyConsentHash: column((lead) => lead.privacyConsentHash),
+    marketingConsentVersion: column((lead) => lead.marketingConsentVersion),
     marketingConsentHash: column((lead) => lead.marketingConsentHash),
     downloadTokenTtlDays: column((lead) => lead.downloadTokenTtlDays),
   });

@@ -2,11 +2,13 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { PRIVACY_CONSENT_VERSION } from '@guida/shared/lead-rules';
-import { apiMessages, validationMessages } from '@guida/shared/messages';
+import { createHash } from 'node:crypto';
+import { MARKETING_CONSENT_VERSION, PRIVACY_CONSENT_VERSION } from '@guida/shared/lead-rules';
+import { apiMessages, marketingConsentText, privacyConsentText, validationMessages } from '@guida/shared/messages';
 import { freePort } from '@guida/testing/free-port';
 import { createTestApi, uniqueItalianMobile, validLead, type TestApi } from '../testing/test-api';
 
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const post = (api: TestApi, body: unknown) =>
   request(api.app).post('/api/ebook-request').set('Content-Type', 'application/json').send(JSON.stringify(body));
 
@@ -41,6 +43,7 @@ describe('POST /api/ebook-request', () => {
       utm_campaign: 'autunno',
       gdpr_consent: true,
       marketing_consent: false,
+      marketing_consent_version: null,
       consent_version: PRIVACY_CONSENT_VERSION,
       data_retention_notified: false,
       user_agent: 'vitest-agent',
@@ -59,7 +62,7 @@ describe('POST /api/ebook-request', () => {
       ip_address: stored.ip_address,
       user_agent: 'vitest-agent',
     });
-    expect(consents[0].consent_text_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(consents[0].consent_text_hash).toBe(sha256(privacyConsentText));
 
     expect(await api.db('sms_messages').where({ lead_id: id }).first()).toMatchObject({ status: 'pending', attempts: 0 });
     expect(await api.db('crm_deliveries').where({ lead_id: id }).first()).toMatchObject({
@@ -80,17 +83,47 @@ describe('POST /api/ebook-request', () => {
     expect(crmJob?.data).toMatchObject({ leadId: id, event: 'lead.created' });
   });
 
-  it('records a given marketing consent as a second consent with its own text hash', async () => {
-    const response = await post(api, validLead({ marketingConsent: true }));
+  it('records a given marketing consent as a second consent with its own text version and hash', async () => {
+    const response = await post(api, validLead({ marketingConsent: true })).set('User-Agent', 'vitest-agent');
+    expect(response.status).toBe(201);
     const consents = await api.db('gdpr_consents').where({ lead_id: response.body.id }).orderBy('consent_type');
-    expect(consents.map((c) => [c.consent_type, c.consented])).toEqual([
-      ['marketing', true],
-      ['privacy', true],
+    expect(consents.map((c) => [c.consent_type, c.consented, c.consent_version, c.consent_text_hash])).toEqual([
+      ['marketing', true, MARKETING_CONSENT_VERSION, sha256(marketingConsentText)],
+      ['privacy', true, PRIVACY_CONSENT_VERSION, sha256(privacyConsentText)],
     ]);
-    expect(consents[0].consent_text_hash).not.toBe(consents[1].consent_text_hash);
+    // The same proof as the privacy consent's: same time, address and browser.
+    expect(consents[0]).toMatchObject({
+      email: consents[1].email,
+      timestamp: consents[1].timestamp,
+      ip_address: consents[1].ip_address,
+      user_agent: 'vitest-agent',
+    });
     expect(await api.db('ebook_requests').where({ id: response.body.id }).first()).toMatchObject({
       marketing_consent: true,
+      marketing_consent_version: MARKETING_CONSENT_VERSION,
+      consent_version: PRIVACY_CONSENT_VERSION,
     });
+  });
+
+  it('stores no marketing consent when it is refused or left out', async () => {
+    // validLead() sends no marketingConsent at all, as the older clients do.
+    for (const body of [validLead(), validLead({ marketingConsent: false }), validLead({ marketingConsent: null })]) {
+      const response = await post(api, body);
+      expect(response.status).toBe(201);
+      expect(await api.db('ebook_requests').where({ id: response.body.id }).first()).toMatchObject({
+        marketing_consent: false,
+        marketing_consent_version: null,
+      });
+      expect(await api.db('gdpr_consents').where({ lead_id: response.body.id }).pluck('consent_type')).toEqual(['privacy']);
+    }
+  });
+
+  it('refuses a marketing consent that is not a yes or a no', async () => {
+    for (const marketingConsent of ['true', 1, 'sì']) {
+      const response = await post(api, validLead({ marketingConsent }));
+      expect(response.status).toBe(400);
+      expect(response.body.errors).toEqual({ marketingConsent: validationMessages.invalidValue });
+    }
   });
 
   it('sends Swiss numbers and Swiss pages to /grazie-svizzera', async () => {
@@ -258,12 +291,31 @@ describe('POST /api/ebook-request', () => {
     expect(form.status).toBe(303);
     const formLead = await api.db('ebook_requests').orderBy('id', 'desc').first();
     expect(formLead).toMatchObject({ landing_path: '/educazione-investimenti', utm_source: 'partner', utm_campaign: 'inverno' });
+    // An unticked checkbox is not sent at all: no marketing consent.
+    expect(formLead).toMatchObject({ marketing_consent: false, marketing_consent_version: null });
+    expect(await api.db('gdpr_consents').where({ lead_id: formLead.id }).pluck('consent_type')).toEqual(['privacy']);
 
     const json = await post(api, { nome: 'Ada', cognome: 'Riva', email: 'ada@example.it', telefono: uniqueItalianMobile(), gdprConsent: true })
       .set('Host', '127.0.0.1')
       .set('Referer', referer);
     const jsonLead = await api.db('ebook_requests').where({ id: json.body.id }).first();
     expect(jsonLead).toMatchObject({ landing_path: '/educazione-investimenti', utm_source: null });
+  });
+
+  it('takes a ticked marketing checkbox of a plain form post as the marketing consent', async () => {
+    const telefono = uniqueItalianMobile();
+    const response = await request(api.app)
+      .post('/api/ebook-request')
+      .type('form')
+      .send({ nome: 'Rita', cognome: 'Sala', email: 'rita@example.it', telefono, gdprConsent: 'on', marketingConsent: 'on' });
+    expect(response.status).toBe(303);
+    const lead = await api.db('ebook_requests').where({ telefono }).first();
+    expect(lead).toMatchObject({ marketing_consent: true, marketing_consent_version: MARKETING_CONSENT_VERSION });
+    const consents = await api.db('gdpr_consents').where({ lead_id: lead.id }).orderBy('consent_type');
+    expect(consents.map((c) => [c.consent_type, c.consent_version, c.consent_text_hash])).toEqual([
+      ['marketing', MARKETING_CONSENT_VERSION, sha256(marketingConsentText)],
+      ['privacy', PRIVACY_CONSENT_VERSION, sha256(privacyConsentText)],
+    ]);
   });
 
   it('shows an Italian error page for an invalid plain form post', async () => {

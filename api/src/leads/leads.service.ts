@@ -1,16 +1,16 @@
 import { createHash } from 'node:crypto';
 import { deliverToCrmJob } from '@guida/shared/jobs/crm';
 import { sendGuideSmsJob } from '@guida/shared/jobs/sms';
-import { PRIVACY_CONSENT_VERSION, thankYouPathFor } from '@guida/shared/lead-rules';
-import { marketingConsentText, privacyConsentText } from '@guida/shared/messages';
+import { CONSENT_TEXTS } from '@guida/shared/consent-texts';
+import { thankYouPathFor } from '@guida/shared/lead-rules';
 import type { EbookRequest } from '@guida/shared/schemas/lead';
 import type { JobQueues } from '@guida/shared/server/job-queues';
 import type { Logger } from '@guida/shared/server/logger';
 import type { LeadInserter } from './lead-inserter';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-const PRIVACY_CONSENT_HASH = sha256(privacyConsentText);
-const MARKETING_CONSENT_HASH = sha256(marketingConsentText);
+const PRIVACY_CONSENT_HASH = sha256(CONSENT_TEXTS.privacy.text);
+const MARKETING_CONSENT_HASH = sha256(CONSENT_TEXTS.marketing.text);
 
 export interface LeadsDeps {
   insertLead: LeadInserter;
@@ -38,8 +38,9 @@ export async function createLead(
   const { leadId, crmDeliveryId, repeatOf } = await deps.insertLead({
     request,
     ...origin,
-    consentVersion: PRIVACY_CONSENT_VERSION,
+    consentVersion: CONSENT_TEXTS.privacy.version,
     privacyConsentHash: PRIVACY_CONSENT_HASH,
+    marketingConsentVersion: CONSENT_TEXTS.marketing.version,
     marketingConsentHash: MARKETING_CONSENT_HASH,
     downloadTokenTtlDays: deps.downloadTokenTtlDays,
   });

@@ -9,6 +9,9 @@ import { emailField, leadFormSchema } from './lead';
 export const leadConsentSchema = z.object({
   gdprConsent: z.boolean(),
   marketingConsent: z.boolean(),
+  /** Version of the marketing text consented to; null when not given. */
+  marketingConsentVersion: z.string().nullable(),
+  /** Version of the privacy text consented to. */
   consentVersion: z.string(),
   consentTimestamp: z.string().nullable(),
   ipAddress: z.string().nullable(),

@@ -87,6 +87,13 @@ describe('ebook request schema', () => {
     });
   });
 
+  it('takes the optional marketing consent as given only when it is true', () => {
+    const marketing = (value: unknown) => ebookRequestSchema.parse({ ...valid, marketingConsent: value }).marketingConsent;
+    expect(marketing(true)).toBe(true);
+    expect([marketing(false), marketing(null), marketing(undefined)]).toEqual([false, false, false]);
+    expect(Object.keys(fieldErrors(ebookRequestSchema, { ...valid, marketingConsent: 'true' }))).toEqual(['marketingConsent']);
+  });
+
   it('keeps only paths as landing paths', () => {
     expect(ebookRequestSchema.parse({ ...valid, landingPath: '/oro-svizzera' }).landingPath).toBe('/oro-svizzera');
     expect(ebookRequestSchema.parse({ ...valid, landingPath: 'https://evil.example' }).landingPath).toBeNull();

@@ -40,7 +40,8 @@ export const leadFormSchema = z.object({
   email: emailField,
   telefono: telefonoField,
   gdprConsent: z.literal(true, { error: m.gdprConsent }),
-  marketingConsent: z.boolean().optional(),
+  /** Optional and separate from gdprConsent: left out (or null) means not given. */
+  marketingConsent: z.boolean().nullish(),
 });
 export type LeadFormValues = z.input<typeof leadFormSchema>;
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { marketingConsentText } from '@guida/shared/messages';
 import { CITY_PATHS, TOPIC_PATHS } from '../page-paths';
 import { cityPages } from './cities';
 import { gdprPage } from './gdpr';
@@ -63,5 +64,14 @@ describe('page content', () => {
     expect(text).toMatch(/13 mesi/);
     expect(text).toMatch(/Garante/);
     expect(text).toMatch(/Twilio/);
+  });
+
+  it('describes the form’s optional marketing consent with the purpose and channels its checkbox names', () => {
+    const purpose = 'comunicazioni informative e promozionali via email e SMS';
+    expect(marketingConsentText).toContain(purpose);
+    expect(marketingConsentText).toContain('(facoltativo)');
+    const text = JSON.stringify(privacy.sections).toLowerCase();
+    expect(text).toContain(`${purpose.toLowerCase()}: solo se dai il consenso facoltativo e separato previsto nel modulo`);
+    expect(JSON.stringify(welcomePage.notArrived)).toContain('le comunicazioni promozionali arrivano solo se dai il consenso facoltativo');
   });
 });

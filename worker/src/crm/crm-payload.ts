@@ -22,6 +22,9 @@ export function crmPayload(delivery: { id: number; event: CrmEvent; created_at: 
       utmCampaign: lead.utm_campaign,
       gdprConsent: lead.gdpr_consent,
       marketingConsent: lead.marketing_consent,
+      /** Version of the marketing text consented to; null when not given. */
+      marketingConsentVersion: lead.marketing_consent_version,
+      /** Version of the privacy text consented to. */
       consentVersion: lead.consent_version,
       consentTimestamp: lead.consent_timestamp?.toISOString() ?? null,
       createdAt: lead.created_at.toISOString(),

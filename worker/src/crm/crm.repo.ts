@@ -13,6 +13,7 @@ export interface LeadRow {
   utm_campaign: string | null;
   gdpr_consent: boolean;
   marketing_consent: boolean;
+  marketing_consent_version: string | null;
   consent_version: string;
   consent_timestamp: Date | null;
   country: string | null;

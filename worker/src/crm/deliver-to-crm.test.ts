@@ -77,8 +77,25 @@ describe('crm queue', () => {
         utmSource: 'newsletter',
         landingPath: '/educazione-investimenti',
         gdprConsent: true,
+        marketingConsent: false,
+        marketingConsentVersion: null,
+        consentVersion: '1.0',
         repeatOf: null,
       },
+    });
+  });
+
+  it('tells the CRM about a given marketing consent and the version of its text', async () => {
+    const lead = await insertLead(worker.db, { marketing_consent: true, marketing_consent_version: '2.0' });
+    await enqueue(lead);
+    await waitForStatus(lead.crmDeliveryId, 'delivered');
+    const [sent] = crm.requestsFor(lead.crmDeliveryId);
+    expect(JSON.parse(sent!.body).lead).toMatchObject({
+      id: lead.leadId,
+      gdprConsent: true,
+      marketingConsent: true,
+      marketingConsentVersion: '2.0',
+      consentVersion: '1.0',
     });
   });
 

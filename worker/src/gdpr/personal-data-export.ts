@@ -44,6 +44,7 @@ export async function collectPersonalData(
       'utm_campaign',
       'gdpr_consent',
       'marketing_consent',
+      'marketing_consent_version',
       'consent_version',
       'consent_timestamp',
       'ip_address',

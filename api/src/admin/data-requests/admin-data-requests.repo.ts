@@ -137,12 +137,23 @@ export async function consentHistory(db: Knex, email: string): Promise<ConsentHi
         created_at: Date;
         gdpr_consent: boolean;
         marketing_consent: boolean;
+        marketing_consent_version: string | null;
         consent_version: string;
         consent_timestamp: Date | null;
         ip_address: string | null;
         user_agent: string | null;
       }[]
-    >('id', 'created_at', 'gdpr_consent', 'marketing_consent', 'consent_version', 'consent_timestamp', 'ip_address', 'user_agent');
+    >(
+      'id',
+      'created_at',
+      'gdpr_consent',
+      'marketing_consent',
+      'marketing_consent_version',
+      'consent_version',
+      'consent_timestamp',
+      'ip_address',
+      'user_agent',
+    );
   const requests = await db('gdpr_data_requests')
     .where({ email_hash: hash })
     .orderBy('id')
@@ -172,6 +183,7 @@ export async function consentHistory(db: Knex, email: string): Promise<ConsentHi
       createdAt: row.created_at.toISOString(),
       gdprConsent: row.gdpr_consent,
       marketingConsent: row.marketing_consent,
+      marketingConsentVersion: row.marketing_consent_version,
       consentVersion: row.consent_version,
       consentTimestamp: iso(row.consent_timestamp),
       ipAddress: row.ip_address,

@@ -177,9 +177,9 @@ describe('GET /api/admin/consent-history', () => {
       expect(consent.consentTextHash).toMatch(/^[0-9a-f]{64}$/);
       expect(consent.ipAddress).toMatch(/\.0$|::$/);
     }
-    expect(history.leads.map((lead) => [lead.id, lead.marketingConsent])).toEqual([
-      [first, false],
-      [second, true],
+    expect(history.leads.map((lead) => [lead.id, lead.marketingConsent, lead.marketingConsentVersion])).toEqual([
+      [first, false, null],
+      [second, true, '1.0'],
     ]);
 
     const audit = await auditOf('view_consent_history');

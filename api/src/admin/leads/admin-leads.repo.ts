@@ -110,6 +110,7 @@ export async function listLeads(db: Knex, filters: LeadFilters, page: number, pa
 export interface ExportRow extends SummaryRow {
   gdpr_consent: boolean;
   marketing_consent: boolean;
+  marketing_consent_version: string | null;
   consent_version: string;
 }
 
@@ -118,7 +119,13 @@ export function exportPages(db: Knex, filters: LeadFilters, pageSize = 1000) {
   let lastId: number | null = null;
   return async (): Promise<ExportRow[]> => {
     const query = filteredLeads(db, filters)
-      .select<ExportRow[]>([...SUMMARY_COLUMNS, 'l.gdpr_consent', 'l.marketing_consent', 'l.consent_version'])
+      .select<ExportRow[]>([
+        ...SUMMARY_COLUMNS,
+        'l.gdpr_consent',
+        'l.marketing_consent',
+        'l.marketing_consent_version',
+        'l.consent_version',
+      ])
       .orderBy('l.id', 'desc')
       .limit(pageSize);
     if (lastId !== null) query.where('l.id', '<', lastId);
@@ -137,6 +144,7 @@ export async function findLeadDetail(db: Knex, id: number): Promise<LeadDetail |
       | (SummaryRow & {
           gdpr_consent: boolean;
           marketing_consent: boolean;
+          marketing_consent_version: string | null;
           consent_version: string;
           consent_timestamp: Date | null;
           ip_address: string | null;
@@ -148,6 +156,7 @@ export async function findLeadDetail(db: Knex, id: number): Promise<LeadDetail |
       ...SUMMARY_COLUMNS,
       'l.gdpr_consent',
       'l.marketing_consent',
+      'l.marketing_consent_version',
       'l.consent_version',
       'l.consent_timestamp',
       'l.ip_address',
@@ -171,6 +180,7 @@ export async function findLeadDetail(db: Knex, id: number): Promise<LeadDetail |
       ...toSummary(lead),
       gdprConsent: lead.gdpr_consent,
       marketingConsent: lead.marketing_consent,
+      marketingConsentVersion: lead.marketing_consent_version,
       consentVersion: lead.consent_version,
       consentTimestamp: iso(lead.consent_timestamp),
       ipAddress: lead.ip_address,

@@ -38,6 +38,8 @@ beforeAll(async () => {
     source: 'landing-page',
     ebook_type: 'investment-education',
     utm_source: 'facebook',
+    marketing_consent: true,
+    marketing_consent_version: '1.0',
   });
   carla = await insertLead(api.db, {
     nome: '=HYPERLINK("http://x.example","clic")',
@@ -129,7 +131,17 @@ describe('GET /api/admin/leads/:id', () => {
     await api.db('email_messages').insert({ lead_id: bruno.leadId, kind: 'guide-link', status: 'delivered', attempts: 1 });
     const response = await admin.agent.get(`/api/admin/leads/${bruno.leadId}`);
     expect(response.status).toBe(200);
-    expect(response.body.lead).toMatchObject({ id: bruno.leadId, nome: 'Bruno', country: 'CH', gdprConsent: true });
+    expect(response.body.lead).toMatchObject({
+      id: bruno.leadId,
+      nome: 'Bruno',
+      country: 'CH',
+      gdprConsent: true,
+      consentVersion: '1.0',
+      marketingConsent: true,
+      marketingConsentVersion: '1.0',
+    });
+    const refused = await admin.agent.get(`/api/admin/leads/${anna.leadId}`);
+    expect(refused.body.lead).toMatchObject({ gdprConsent: true, marketingConsent: false, marketingConsentVersion: null });
     expect(response.body.sms).toMatchObject({ status: 'failed', errorCode: '30003' });
     expect(response.body.sms.timeline.map((event: { status: string }) => event.status)).toEqual(['retrying', 'failed']);
     expect(response.body.sms.timeline[1]).toEqual({
@@ -178,14 +190,15 @@ describe('GET /api/admin/leads/export.csv', () => {
     expect(text.startsWith(CSV_BOM)).toBe(true);
     const lines = text.slice(1).split('\r\n');
     expect(lines[0]).toBe(
-      'id;data;nome;cognome;email;telefono;paese;guida;fonte;pagina;utm_source;utm_medium;utm_campaign;consenso_privacy;consenso_marketing;versione_consenso;stato_sms;stato_crm',
+      'id;data;nome;cognome;email;telefono;paese;guida;fonte;pagina;utm_source;utm_medium;utm_campaign;consenso_privacy;consenso_marketing;versione_consenso;versione_consenso_marketing;stato_sms;stato_crm',
     );
     expect(lines).toHaveLength(5);
     expect(lines[4]).toBe('');
     // Carla's row: formulas get a leading apostrophe; quotes and separators are quoted.
     expect(lines[1]).toBe(
-      `${carla.leadId};2026-11-05T23:30:00.000Z;"'=HYPERLINK(""http://x.example"",""clic"")";"'+Rossi; ""la"" terza";'@carla@example.it;'+393479998877;IT;general;direct;/trading-old;;;;sì;no;1.0;pending;pending`,
+      `${carla.leadId};2026-11-05T23:30:00.000Z;"'=HYPERLINK(""http://x.example"",""clic"")";"'+Rossi; ""la"" terza";'@carla@example.it;'+393479998877;IT;general;direct;/trading-old;;;;sì;no;1.0;;pending;pending`,
     );
+    expect(lines[2]).toMatch(new RegExp(`^${bruno.leadId};.*;bruno@example\\.ch;.*;sì;sì;1\\.0;1\\.0;failed;pending$`));
     expect(lines[3]).toContain(`${anna.leadId};2026-11-02T08:00:00.000Z;Anna;Verdi;anna.verdi@example.it;'+393471112233;IT`);
 
     const filtered = await admin.agent.get('/api/admin/leads/export.csv').query({ country: 'CH' });

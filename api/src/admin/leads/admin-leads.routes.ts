@@ -33,6 +33,7 @@ const CSV_HEADER = [
   'consenso_privacy',
   'consenso_marketing',
   'versione_consenso',
+  'versione_consenso_marketing',
   'stato_sms',
   'stato_crm',
 ];
@@ -85,6 +86,7 @@ export function adminLeadsRouter(deps: ApiDeps) {
       row.gdpr_consent ? 'sì' : 'no',
       row.marketing_consent ? 'sì' : 'no',
       row.consent_version,
+      row.marketing_consent_version,
       row.sms_status,
       row.crm_status,
     ]);

@@ -97,8 +97,9 @@ function LeadDetailBody({ id }: { id: number }) {
         <Facts
           items={[
             ['Consenso privacy', yesNo(lead.gdprConsent)],
-            ['Consenso marketing', yesNo(lead.marketingConsent)],
-            ['Versione del testo', lead.consentVersion],
+            ['Versione del testo privacy', lead.consentVersion],
+            ['Consenso marketing (facoltativo)', yesNo(lead.marketingConsent)],
+            ['Versione del testo marketing', lead.marketingConsentVersion ?? EMPTY_VALUE],
             ['Data e ora', formatDateTime(lead.consentTimestamp)],
             ['IP (troncato)', lead.ipAddress ?? EMPTY_VALUE],
             ['Browser', lead.userAgent ?? EMPTY_VALUE],

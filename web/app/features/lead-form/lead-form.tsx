@@ -13,6 +13,7 @@ import { ChallengeSlot } from '../challenge/challenge-slot';
 import { asksForChallenge, CHALLENGE_FIELD, useChallenge } from '../challenge/use-challenge';
 import { trackGaEvent } from '../consent/google-analytics';
 import { useFormTracking } from '../tracking/use-form-tracking';
+import { MarketingConsentField, marketingConsentOf } from './marketing-consent-field';
 
 type Values = { nome: string; cognome: string; email: string; telefono: string; gdprConsent: boolean };
 type Parsed = Omit<LeadFormValues, 'telefono'> & { telefono: { e164: string; country: 'IT' | 'CH' } };
@@ -110,6 +111,7 @@ export function LeadForm({ variant, ebookType, landingPath, title, subtitle, sub
       email: values.email,
       telefono: values.telefono.e164,
       gdprConsent: true as const,
+      marketingConsent: marketingConsentOf(form),
       landingPath,
       [HONEYPOT_FIELD]: honeypot,
     };
@@ -225,6 +227,7 @@ export function LeadForm({ variant, ebookType, landingPath, title, subtitle, sub
           </p>
         ) : null}
       </div>
+      <MarketingConsentField id={`${formId}-marketing`} />
       <ChallengeSlot challenge={challenge} />
       {failure ? (
         <p role="alert" className="rounded-md bg-red-50 p-3 text-sm font-medium text-red-800">
