@@ -7,9 +7,11 @@ describe('thank-you page rule of the spec', () => {
     ['+393471234567', null, '/grazie-italia'],
     ['+41791234567', '/', '/grazie-svizzera'],
     ['+41 79 123 45 67', '/educazione-investimenti', '/grazie-svizzera'],
-    ['+393471234567', '/oro-svizzera', '/grazie-svizzera'],
-    ['+393471234567', '/Swiss-Landing', '/grazie-svizzera'],
-    ['+41791234567', '/trading-old', '/grazie-italia'],
+    ['+393471234567', '/oro-svizzera', '/grazie-svizzera?prefisso=39'],
+    ['+393471234567', '/Swiss-Landing', '/grazie-svizzera?prefisso=39'],
+    ['+41791234567', '/trading-old', '/grazie-italia?prefisso=41'],
+    ['+393471234567', '/trading-old', '/grazie-italia'],
+    ['+41791234567', '/oro-svizzera', '/grazie-svizzera'],
   ])('%s on %s goes to %s', (telefono, path, expected) => {
     expect(thankYouPathFor(telefono, path)).toBe(expected);
   });

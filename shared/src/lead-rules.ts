@@ -27,15 +27,24 @@ export const THANK_YOU_PATHS = {
 export const OLDER_PAGE_PATH = '/trading-old';
 
 /**
- * The spec's redirect rule: a Swiss number (+41) or a Swiss page (its path
- * contains "svizzera" or "swiss") goes to the Swiss thank-you page; the older page
- * always to the Italian one.
+ * The spec's redirect rule: a Swiss number (+41) or a Swiss page (its path contains
+ * "svizzera" or "swiss") goes to the Swiss thank-you page; the older page always to the
+ * Italian one. When the number is not of the page's country (+39 on a Swiss page, +41 on
+ * the older page), `?prefisso=` says which it is: the page's copy about the phone follows
+ * the visitor's number, not the page (decision 031).
  */
 export function thankYouPathFor(telefono: string, landingPath: string | null | undefined) {
-  if (landingPath === OLDER_PAGE_PATH) return THANK_YOU_PATHS.italy;
-  const swiss = telefono.replace(/\s/g, '').startsWith('+41') || isSwissPath(landingPath);
-  return swiss ? THANK_YOU_PATHS.switzerland : THANK_YOU_PATHS.italy;
+  const swissNumber = telefono.replace(/\s/g, '').startsWith('+41');
+  const path =
+    landingPath !== OLDER_PAGE_PATH && (swissNumber || isSwissPath(landingPath))
+      ? THANK_YOU_PATHS.switzerland
+      : THANK_YOU_PATHS.italy;
+  const pageIsSwiss = path === THANK_YOU_PATHS.switzerland;
+  return swissNumber === pageIsSwiss ? path : `${path}?${THANK_YOU_PREFIX_PARAM}=${swissNumber ? '41' : '39'}`;
 }
+
+/** The query parameter naming the visitor's country code on a thank-you page of the other country. */
+export const THANK_YOU_PREFIX_PARAM = 'prefisso';
 
 /** Whether a landing path belongs to the Swiss variants of the site. */
 export function isSwissPath(landingPath: string | null | undefined) {

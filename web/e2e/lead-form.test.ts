@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MARKETING_CONSENT_VERSION } from '@guida/shared/lead-rules';
+import { isSwissPath, MARKETING_CONSENT_VERSION } from '@guida/shared/lead-rules';
 import { formMessages, marketingConsentText, validationMessages } from '@guida/shared/messages';
+import { SITE_PAGE_PATHS } from '../app/page-paths';
 import {
   fillLeadForm,
   gotoInteractive,
@@ -52,8 +53,8 @@ describe('each landing page', () => {
   it.each(LANDINGS)('%s submits and lands on the thank-you page of the number', async (path, ebookType) => {
     for (const [telefono, expected] of [
       [italianMobile(), '/grazie-italia'],
-      // The older page always thanks on the Italian page (spec).
-      [swissMobile(), path === '/trading-old' ? '/grazie-italia' : '/grazie-svizzera'],
+      // The older page always thanks on the Italian page (spec), in words for a Swiss number.
+      [swissMobile(), path === '/trading-old' ? '/grazie-italia?prefisso=41' : '/grazie-svizzera'],
     ] as const) {
       const { page, consoleErrors, close } = await openPage(browser);
       await gotoInteractive(page, `${site.baseUrl}${path}?utm_source=newsletter&utm_medium=email&utm_campaign=autunno`);
@@ -230,21 +231,96 @@ describe('the optional marketing consent', () => {
   });
 });
 
-describe('the phone tooltip', () => {
-  it('opens on hover after the 700 ms delay', async () => {
-    const { page, close } = await openPage(browser);
-    // The page runs on a clock the test moves, so the delay is checked whatever the machine's load.
-    await page.clock.install();
+describe('the phone help next to Cellulare', () => {
+  const help = (page: Page) => page.locator('form#richiedi-guida').getByRole('button', { name: 'Perché il cellulare?' });
+  const helpText = (page: Page) => page.locator('form#richiedi-guida').getByText('Accettiamo cellulari italiani (+39) e svizzeri (+41).');
+
+  it('opens by tap and closes on a tap elsewhere', async () => {
+    const { page, consoleErrors, close } = await openPage(browser, { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
     await gotoInteractive(page, `${site.baseUrl}/`);
-    // The tooltip behaviour arrives when the browser is idle after hydration.
-    await page.waitForSelector('button[aria-label="Perché il cellulare?"][data-state]');
-    await page.clock.pauseAt(await page.evaluate(() => Date.now() + 1000));
-    await page.getByRole('button', { name: 'Perché il cellulare?' }).hover();
-    await page.clock.runFor(699);
-    expect(await page.getByRole('tooltip').count()).toBe(0);
-    await page.clock.runFor(1);
-    await expect.poll(() => page.getByRole('tooltip').count()).toBe(1);
-    expect(await page.getByRole('tooltip').textContent()).toContain('+41');
+    expect(await help(page).getAttribute('aria-expanded')).toBe('false');
+    expect(await helpText(page).isVisible()).toBe(false);
+    await help(page).tap();
+    expect(await help(page).getAttribute('aria-expanded')).toBe('true');
+    expect(await helpText(page).isVisible()).toBe(true);
+    // The text takes its own line: the field under it stays free to tap.
+    const [text, field] = await Promise.all([helpText(page).boundingBox(), page.getByLabel('Cellulare', { exact: true }).boundingBox()]);
+    expect(text!.y + text!.height).toBeLessThanOrEqual(field!.y);
+    await help(page).tap();
+    expect(await helpText(page).isVisible()).toBe(false);
+    await help(page).tap();
+    await page.locator('form#richiedi-guida h2').tap();
+    expect(await help(page).getAttribute('aria-expanded')).toBe('false');
+    expect(await helpText(page).isVisible()).toBe(false);
+    expect(consoleErrors).toEqual([]);
+    await close();
+  });
+
+  it('opens by keyboard and closes on Escape', async () => {
+    const { page, close } = await openPage(browser);
+    await gotoInteractive(page, `${site.baseUrl}/educazione-investimenti`);
+    await page.getByLabel('Email', { exact: true }).focus();
+    await page.keyboard.press('Tab');
+    expect(await help(page).evaluate((button) => button === document.activeElement)).toBe(true);
+    await page.keyboard.press('Enter');
+    expect(await helpText(page).isVisible()).toBe(true);
+    await page.keyboard.press('Escape');
+    expect(await helpText(page).isVisible()).toBe(false);
+    expect(await help(page).evaluate((button) => button === document.activeElement)).toBe(true);
+    await page.keyboard.press('Space');
+    expect(await help(page).getAttribute('aria-expanded')).toBe('true');
+    await close();
+  });
+});
+
+describe('the phone field', () => {
+  it('shows a +41 example on Swiss pages and a +39 one elsewhere', async () => {
+    const withForm = [...SITE_PAGE_PATHS].filter((path) => !path.startsWith('/grazie') && !['/privacy', '/gdpr', '/welcome'].includes(path));
+    for (const path of withForm) {
+      const html = await (await fetch(`${site.baseUrl}${path}`)).text();
+      const placeholder = /<input[^>]*type="tel"[^>]*placeholder="([^"]*)"/.exec(html)?.[1];
+      expect([path, placeholder]).toEqual([path, isSwissPath(path) ? '+41 79 123 45 67' : '+39 347 123 4567']);
+    }
+    const { page, close } = await openPage(browser);
+    await gotoInteractive(page, `${site.baseUrl}/oro-svizzera`);
+    expect(await page.getByLabel('Cellulare', { exact: true }).getAttribute('placeholder')).toBe('+41 79 123 45 67');
+    await close();
+  });
+});
+
+describe('the thank-you page', () => {
+  const submit = async (path: string, telefono: string) => {
+    const { page, consoleErrors, close } = await openPage(browser);
+    await gotoInteractive(page, `${site.baseUrl}${path}`);
+    const form = await fillLeadForm(page, { nome: 'Sara', cognome: 'Galli', email: 'sara@example.ch', telefono });
+    await privacyCheckbox(form).check();
+    await form.getByRole('button', { name: /guida/i }).click();
+    return { page, consoleErrors, close };
+  };
+
+  it('speaks of the visitor’s number, not of the page’s country', async () => {
+    const italianOnSwiss = await submit('/oro-svizzera', italianMobile());
+    await italianOnSwiss.page.waitForURL(`${site.baseUrl}/grazie-svizzera?prefisso=39`);
+    await expect.poll(() => italianOnSwiss.page.locator('main').textContent()).toContain('con il prefisso italiano +39');
+    expect(await italianOnSwiss.page.locator('main').textContent()).not.toContain('cellulare svizzero');
+    expect(italianOnSwiss.consoleErrors).toEqual([]);
+    await italianOnSwiss.close();
+
+    const swissOnOlder = await submit('/trading-old', swissMobile());
+    await swissOnOlder.page.waitForURL(`${site.baseUrl}/grazie-italia?prefisso=41`);
+    await expect.poll(() => swissOnOlder.page.locator('main').textContent()).toContain('cellulare svizzero');
+    expect(await swissOnOlder.page.locator('main').textContent()).not.toContain('prefisso italiano');
+    await swissOnOlder.close();
+  });
+
+  it('switches the copy after hydration when opened from the address (the plain form’s redirect)', async () => {
+    const { page, consoleErrors, close } = await openPage(browser);
+    await gotoInteractive(page, `${site.baseUrl}/grazie-svizzera?prefisso=39`);
+    await expect.poll(() => page.locator('main').textContent()).toContain('con il prefisso italiano +39');
+    await gotoInteractive(page, `${site.baseUrl}/grazie-svizzera`);
+    expect(await page.locator('main').textContent()).toContain('cellulare svizzero');
+    // No hydration mismatch was reported.
+    expect(consoleErrors).toEqual([]);
     await close();
   });
 });

@@ -33,9 +33,18 @@ describe('the older trading page', () => {
       await gotoInteractive(page, `${site.baseUrl}/trading-old`);
       const risk = page.getByRole('note').filter({ hasText: 'Avvertenza di rischio' });
       expect(await risk.isVisible()).toBe(true);
-      expect(await risk.evaluate((node) => getComputedStyle(node).position)).toBe('sticky');
+      // Past the full warning, a line fixed at the top keeps it in view.
+      const line = page.locator('[data-risk-line]');
+      expect(await line.isVisible()).toBe(false);
+      await page.getByRole('region', { name: 'Cosa trovi nella guida' }).scrollIntoViewIfNeeded();
+      await expect.poll(() => line.isVisible()).toBe(true);
+      expect(await line.evaluate((node) => [getComputedStyle(node).position, node.getBoundingClientRect().top])).toEqual(['fixed', 0]);
+      expect(await line.textContent()).toContain('il 74-89% dei conti CFD al dettaglio perde denaro');
+      await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
+      await expect.poll(() => line.isVisible()).toBe(false);
       await risk.getByRole('button', { name: 'Chiudi l’avviso di rischio' }).click();
       expect(await risk.count()).toBe(0);
+      expect(await line.count()).toBe(0);
 
       const chapters = [...readFileSync(new URL('../../guides/content/general.md', import.meta.url), 'utf8').matchAll(/^## (.+)$/gm)].map(
         (match) => match[1]!.trim(),

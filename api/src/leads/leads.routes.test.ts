@@ -126,7 +126,7 @@ describe('POST /api/ebook-request', () => {
     }
   });
 
-  it('sends Swiss numbers and Swiss pages to /grazie-svizzera', async () => {
+  it('sends Swiss numbers and Swiss pages to /grazie-svizzera, saying when the number is Italian', async () => {
     const swissPhone = await post(api, validLead({ telefono: '+41 79 555 01 02' }));
     expect(swissPhone.status).toBe(201);
     expect(swissPhone.body.redirectTo).toBe('/grazie-svizzera');
@@ -136,9 +136,9 @@ describe('POST /api/ebook-request', () => {
     });
 
     const swissPage = await post(api, validLead({ landingPath: '/trading-automatico-svizzera' }));
-    expect(swissPage.body.redirectTo).toBe('/grazie-svizzera');
+    expect(swissPage.body.redirectTo).toBe('/grazie-svizzera?prefisso=39');
     const swissRoute = await post(api, validLead({ landingPath: '/swiss-offer' }));
-    expect(swissRoute.body.redirectTo).toBe('/grazie-svizzera');
+    expect(swissRoute.body.redirectTo).toBe('/grazie-svizzera?prefisso=39');
   });
 
   it('applies the defaults of the older page, which sends only the four personal fields', async () => {

@@ -23,6 +23,9 @@ export interface Testimonial {
 export const riskBanner =
   'Avvertenza di rischio: i CFD sono strumenti complessi e comportano un alto rischio di perdere denaro rapidamente a causa della leva finanziaria. Tra il 74% e l’89% dei conti degli investitori al dettaglio perde denaro negoziando CFD. Valuta se comprendi il funzionamento dei CFD e se puoi permetterti di correre questo rischio.';
 
+/** The risk warning in one short line, shown once the visitor scrolled past the full one. */
+export const riskLine = 'Avvertenza: il 74-89% dei conti CFD al dettaglio perde denaro.';
+
 /** Facts about the free guide itself. */
 export const claims: Claim[] = [
   { value: '0 €', label: 'La guida è gratuita, senza carta di credito' },

@@ -1,4 +1,6 @@
-import { Link } from 'react-router';
+import { useSyncExternalStore } from 'react';
+import { Link, useLocation } from 'react-router';
+import { THANK_YOU_PREFIX_PARAM } from '@guida/shared/lead-rules';
 import { PublicLayout } from '../components/layout/public-layout';
 import { thankYouItaly, thankYouNeutral, thankYouSwitzerland } from '../content/thank-you';
 import type { ThankYouContent } from '../content/types';
@@ -6,16 +8,32 @@ import { metaTags } from '../lib/seo';
 import { pageSeo, pathOf } from '../seo.server';
 import type { Route } from './+types/thank-you';
 
-const CONTENT: Record<string, ThankYouContent> = {
-  '/grazie-italia': thankYouItaly,
-  '/grazie-svizzera': thankYouSwitzerland,
+/** Each country's page, and its copy for a visitor whose number is of the other country. */
+const CONTENT: Record<string, { content: ThankYouContent; otherNumber: { prefix: string; content: ThankYouContent } }> = {
+  '/grazie-italia': { content: thankYouItaly, otherNumber: { prefix: '41', content: thankYouSwitzerland } },
+  '/grazie-svizzera': { content: thankYouSwitzerland, otherNumber: { prefix: '39', content: thankYouItaly } },
 };
 
 /** After a request: what happens next, and what to do if the SMS does not arrive. */
 export function loader({ request }: Route.LoaderArgs) {
   const path = pathOf(request);
-  const content = CONTENT[path] ?? thankYouNeutral;
-  return { content, seo: pageSeo(path, content, { noindex: true }) };
+  const { content, otherNumber = null } = CONTENT[path] ?? { content: thankYouNeutral };
+  return { content, otherNumber, seo: pageSeo(path, content, { noindex: true }) };
+}
+
+const noSubscription = () => () => {};
+
+/**
+ * The country code the form put in the address (`?prefisso=`, see thankYouPathFor). Read
+ * after hydration: the prerendered page is the same for every visitor.
+ */
+function useNumberPrefix() {
+  const { search } = useLocation();
+  return useSyncExternalStore(
+    noSubscription,
+    () => new URLSearchParams(search).get(THANK_YOU_PREFIX_PARAM),
+    () => null,
+  );
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.seo);
@@ -56,5 +74,7 @@ export function ThankYouView({ content }: { content: ThankYouContent }) {
 }
 
 export default function ThankYou({ loaderData }: Route.ComponentProps) {
-  return <ThankYouView content={loaderData.content} />;
+  const { content, otherNumber } = loaderData;
+  const prefix = useNumberPrefix();
+  return <ThankYouView content={otherNumber && prefix === otherNumber.prefix ? otherNumber.content : content} />;
 }

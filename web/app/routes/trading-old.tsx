@@ -1,9 +1,11 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import guideSource from '../../../guides/content/general.md?raw';
 import { LandingPage } from '../components/landing/landing-page';
+import { InWidgetSlot } from '../components/layout/widget-slot';
+import { CloseButton } from '../components/ui/close-button';
 import { StaticHtml } from '../components/ui/static-html';
 import { olderLanding } from '../content/landings';
-import { claims, preview, riskBanner, scrollButtonLabel, testimonials } from '../content/trading-old';
+import { claims, preview, riskBanner, riskLine, scrollButtonLabel, testimonials } from '../content/trading-old';
 import { OfferCountdown } from '../features/offer-countdown/offer-countdown';
 import { SocialProof } from '../features/social-proof/social-proof';
 import { useLiveStats } from '../features/social-proof/use-live-stats';
@@ -32,26 +34,46 @@ export function loader({ request }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.seo);
 
+/**
+ * The red risk warning: in full at the top of the page; once the visitor has scrolled
+ * past it, a thin line fixed at the top of the screen (the full text took 29 % of a
+ * phone's screen at every scroll position). A line, not a shrinking sticky banner: the
+ * page does not move under the visitor when it appears (app.css keeps anchors below it).
+ */
 function RiskBanner() {
   const [open, setOpen] = useState(true);
+  const [scrolledPast, setScrolledPast] = useState(false);
+  const banner = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const element = banner.current;
+    if (!element) return;
+    const observer = new IntersectionObserver(([entry]) => {
+      if (entry) setScrolledPast(!entry.isIntersecting && entry.boundingClientRect.top < 0);
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
   if (!open) return null;
+  const close = () => setOpen(false);
   return (
-    <div role="note" className="sticky top-0 z-30 bg-red-700 text-white">
-      <div className="mx-auto flex max-w-6xl items-start gap-3 px-4 py-2 text-sm">
-        <p className="flex-1">{riskBanner}</p>
-        <button
-          type="button"
-          onClick={() => setOpen(false)}
-          aria-label="Chiudi l’avviso di rischio"
-          className="rounded px-2 text-lg leading-none hover:bg-red-800"
-        >
-          <span aria-hidden="true">×</span>
-        </button>
+    <>
+      <div ref={banner} role="note" className="bg-red-700 text-white">
+        <div className="mx-auto flex max-w-6xl items-start gap-3 px-4 py-2 text-sm">
+          <p className="flex-1">{riskBanner}</p>
+          <CloseButton label="Chiudi l’avviso di rischio" onClick={close} onRed />
+        </div>
       </div>
-    </div>
+      <div data-risk-line role="note" hidden={!scrolledPast} className="fixed inset-x-0 top-0 z-40 bg-red-700 text-white shadow-md">
+        <div className="mx-auto flex max-w-6xl items-center gap-3 px-4 py-1 text-xs font-medium">
+          <p className="line-clamp-2 flex-1">{riskLine}</p>
+          <CloseButton label="Chiudi l’avviso di rischio" onClick={close} onRed />
+        </div>
+      </div>
+    </>
   );
 }
 
+/** Scrolls to the form (below the risk line: app.css's scroll padding) with Nome focused. */
 function scrollToForm() {
   trackCtaClick('scroll-to-form');
   const form = document.getElementById('richiedi-guida');
@@ -125,7 +147,9 @@ export default function TradingOld({ loaderData }: Route.ComponentProps) {
         ) : null}
       </LandingPage>
       <AfterHydrationIdle>
-        <OfferBox landingPath={landingPath} />
+        <InWidgetSlot>
+          <OfferBox landingPath={landingPath} />
+        </InWidgetSlot>
       </AfterHydrationIdle>
       <SocialProof path={landingPath} />
     </>

@@ -18,7 +18,8 @@ export function ArticlePage(props: {
   related?: { path: string; title: string }[];
 }) {
   return (
-    <PublicLayout>
+    // Every article ends with the guide form (GuideRequestSection).
+    <PublicLayout guideFormOnPage>
       {/* Reading time is tracked per part: the intro, each chapter, the form, the related pages. */}
       <article className="mx-auto max-w-3xl px-4 pt-10">
         <header data-track-section="intro">

@@ -1,5 +1,6 @@
 import type { EbookType } from '@guida/shared/lead-rules';
 import { LeadForm } from '../../features/lead-form/lead-form';
+import { WidgetSlot } from '../layout/widget-slot';
 
 /** The call to the guide form at the end of an article. */
 export function GuideRequestSection(props: { title: string; text: string; ebookType: EbookType; landingPath: string }) {
@@ -10,14 +11,17 @@ export function GuideRequestSection(props: { title: string; text: string; ebookT
           <h2 className="text-2xl font-bold">{props.title}</h2>
           <p className="mt-3 text-slate-200">{props.text}</p>
         </div>
-        <LeadForm
-          variant="newer"
-          ebookType={props.ebookType}
-          landingPath={props.landingPath}
-          title="Richiedi la guida gratuita"
-          subtitle="Il link personale arriva via SMS in pochi secondi."
-          submitLabel="Ricevi la guida gratuita"
-        />
+        <div className="flex flex-col gap-4">
+          <LeadForm
+            variant="newer"
+            ebookType={props.ebookType}
+            landingPath={props.landingPath}
+            title="Richiedi la guida gratuita"
+            subtitle="Il link personale arriva via SMS in pochi secondi."
+            submitLabel="Ricevi la guida gratuita"
+          />
+          <WidgetSlot />
+        </div>
       </div>
     </section>
   );

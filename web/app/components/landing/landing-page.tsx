@@ -3,6 +3,7 @@ import type { LandingContent } from '../../content/types';
 import { LeadForm } from '../../features/lead-form/lead-form';
 import { PublicLayout } from '../layout/public-layout';
 import { RiskDisclaimer } from '../layout/risk-disclaimer';
+import { WidgetSlot } from '../layout/widget-slot';
 import { StaticHtml } from '../ui/static-html';
 
 export interface LandingPageProps {
@@ -20,7 +21,7 @@ export interface LandingPageProps {
 export function LandingPage({ content, landingPath, variant, ebookType, children, top }: LandingPageProps) {
   const { hero, form, benefits, disclaimer } = content;
   return (
-    <PublicLayout>
+    <PublicLayout guideFormOnPage>
       {top}
       <section data-track-section="hero" className="bg-gradient-to-br from-slate-900 via-slate-900 to-emerald-900 text-white">
         <div className="mx-auto grid max-w-6xl gap-10 px-4 py-12 md:grid-cols-2 md:py-16">
@@ -39,14 +40,17 @@ export function LandingPage({ content, landingPath, variant, ebookType, children
               ))}
             </ul>
           </StaticHtml>
-          <LeadForm
-            variant={variant}
-            {...(ebookType ? { ebookType } : {})}
-            landingPath={landingPath}
-            title={form.title}
-            subtitle={form.subtitle}
-            submitLabel={form.submitLabel}
-          />
+          <div className="flex flex-col gap-4">
+            <LeadForm
+              variant={variant}
+              {...(ebookType ? { ebookType } : {})}
+              landingPath={landingPath}
+              title={form.title}
+              subtitle={form.subtitle}
+              submitLabel={form.submitLabel}
+            />
+            <WidgetSlot />
+          </div>
         </div>
       </section>
       <StaticHtml as="section" data-track-section="benefits" aria-labelledby="vantaggi" className="mx-auto max-w-6xl px-4 py-14">

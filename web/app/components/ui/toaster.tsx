@@ -3,7 +3,8 @@ import { dismissToast, useToasts } from './toast-store';
 
 /**
  * Radix toasts: 5000 ms, swipe right past 50 px to dismiss, F8 jumps to the region.
- * Mounted once in the root layout, after hydration.
+ * Mounted once in the root layout, after hydration. At the top; from the md breakpoint in
+ * the left half, which the guide form never reaches (decision 031).
  */
 export default function Toaster() {
   const toasts = useToasts();
@@ -31,7 +32,7 @@ export default function Toaster() {
       ))}
       <Toast.Viewport
         label="Notifiche ({hotkey})"
-        className="fixed top-0 z-[100] flex max-h-screen w-full flex-col-reverse p-4 sm:bottom-0 sm:right-0 sm:top-auto sm:flex-col md:max-w-[420px]"
+        className="fixed left-0 top-0 z-[100] flex max-h-screen w-full flex-col-reverse p-4 md:max-w-[min(420px,50vw)]"
       />
     </Toast.Provider>
   );

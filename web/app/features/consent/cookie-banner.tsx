@@ -1,19 +1,31 @@
+import { useRef } from 'react';
 import { cookieTexts as t } from '@guida/shared/messages';
+import { useOverlayHeight } from '../../lib/overlay-height';
 import { useCookieConsent } from './cookie-consent';
 
 const ALL = { analytics: true, marketing: true, preferences: true };
 const NONE = { analytics: false, marketing: false, preferences: false };
 
-/** The fixed bar at the bottom, shown until the visitor chooses. */
+/**
+ * The fixed bar at the bottom, shown until the visitor chooses. From the md breakpoint it
+ * keeps to the left half of the screen, where the guide form never is (decision 031).
+ */
 export function CookieBanner() {
   const { status, save, openPanel, panelOpen } = useCookieConsent();
   if (status !== 'banner' || panelOpen) return null;
+  return <Banner save={save} openPanel={openPanel} />;
+}
+
+function Banner({ save, openPanel }: Pick<ReturnType<typeof useCookieConsent>, 'save' | 'openPanel'>) {
+  const banner = useRef<HTMLElement>(null);
+  useOverlayHeight(banner, '--cookie-banner-height');
   return (
     <section
+      ref={banner}
       aria-labelledby="cookie-banner-title"
-      className="fixed inset-x-0 bottom-0 z-40 border-t border-slate-200 bg-white/95 p-4 shadow-[0_-4px_16px_rgba(15,23,42,0.12)] backdrop-blur"
+      className="fixed inset-x-0 bottom-0 z-40 border-t border-slate-200 bg-white/95 p-4 shadow-[0_-4px_16px_rgba(15,23,42,0.12)] backdrop-blur md:bottom-4 md:left-4 md:right-auto md:w-[calc(50vw-2rem)] md:max-w-xl md:rounded-xl md:border md:shadow-xl"
     >
-      <div className="relative mx-auto flex max-w-5xl flex-col gap-3 pr-8 md:flex-row md:items-center md:gap-6">
+      <div className="relative flex flex-col gap-3 pr-8">
         <div className="text-sm text-slate-700">
           <h2 id="cookie-banner-title" className="mb-1 text-base font-semibold text-slate-900">
             {t.bannerTitle}

@@ -2,10 +2,10 @@ import { useMutation } from '@tanstack/react-query';
 import { useId, useRef } from 'react';
 import { useForm, type FieldPath, type Resolver, type UseFormRegisterReturn } from 'react-hook-form';
 import { useNavigate } from 'react-router';
-import { HONEYPOT_FIELD, thankYouPathFor, type EbookType } from '@guida/shared/lead-rules';
+import { HONEYPOT_FIELD, isSwissPath, thankYouPathFor, type EbookType } from '@guida/shared/lead-rules';
 import { challengeMessages, formMessages, privacyConsentText } from '@guida/shared/messages';
 import type { EbookRequestInput, LeadFormValues } from '@guida/shared/schemas/lead';
-import { InfoTooltip } from '../../components/ui/info-tooltip';
+import { InfoToggletip } from '../../components/ui/info-toggletip';
 import { toast } from '../../components/ui/toast-store';
 import { ApiError, apiRequest } from '../../lib/api-client';
 import { useLoadOnFirstFocus } from '../../lib/load-on-first-focus';
@@ -191,16 +191,16 @@ export function LeadForm({ variant, ebookType, landingPath, title, subtitle, sub
         id={`${formId}-telefono`}
         label="Cellulare"
         type="tel"
-        placeholder="+39 347 123 4567"
+        placeholder={isSwissPath(landingPath) ? '+41 79 123 45 67' : '+39 347 123 4567'}
         error={errors.telefono?.message}
         registration={register('telefono')}
         autoComplete="tel"
         inputMode="tel"
         hint={
-          <InfoTooltip label="Perché il cellulare?">
+          <InfoToggletip label="Perché il cellulare?">
             Ti inviamo il link personale per scaricare la guida via SMS. Accettiamo cellulari italiani (+39) e
             svizzeri (+41).
-          </InfoTooltip>
+          </InfoToggletip>
         }
       />
       <div>
@@ -265,7 +265,7 @@ interface FieldProps {
 function Field({ id, label, type = 'text', placeholder, autoComplete, inputMode, error, registration, hint }: FieldProps) {
   return (
     <div>
-      <div className="mb-1 flex items-center gap-2">
+      <div className="mb-1 flex flex-wrap items-center gap-2">
         <label htmlFor={id} className="text-sm font-medium text-slate-800">
           {label}
         </label>

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { CloseButton } from '../../components/ui/close-button';
 import { useSiteSettings } from '../site-settings/use-site-settings';
 
 /** Below this many seconds the countdown turns urgent (spec). */
@@ -45,6 +46,7 @@ export function OfferCountdown({
   const { data: settings } = useSiteSettings();
   const endsAt = settings?.offerEndsAt ? Date.parse(settings.offerEndsAt) : Number.NaN;
   const [now, setNow] = useState(() => Date.now());
+  const [closed, setClosed] = useState(false);
   useEffect(() => {
     if (Number.isNaN(endsAt)) return;
     const timer = setInterval(() => setNow(Date.now()), 1000);
@@ -53,14 +55,15 @@ export function OfferCountdown({
 
   const { counting, remaining, urgent } = countdownState(endsAt, now);
   const showPlaces = places !== null && places.remaining > 0;
-  if (!counting && !showPlaces) return null;
+  if ((!counting && !showPlaces) || closed) return null;
   return (
     <aside
       aria-label={counting ? title : 'Posti gratuiti'}
-      className={`fixed bottom-4 right-4 z-30 w-64 max-w-[calc(100vw-2rem)] rounded-xl p-4 shadow-xl ring-1 ${
+      className={`relative rounded-xl p-4 pr-10 shadow-xl ring-1 ${
         urgent ? 'animate-pulse bg-red-700 text-white ring-red-800' : 'bg-white text-slate-900 ring-slate-200'
       }`}
     >
+      <CloseButton label="Chiudi il riquadro dell’offerta" onClick={() => setClosed(true)} onRed={urgent} className="absolute right-1 top-1" />
       {counting ? (
         <>
           <p className="flex items-center gap-2 text-sm font-bold">

@@ -1,4 +1,6 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { CloseButton } from '../../components/ui/close-button';
+import { useOverlayHeight } from '../../lib/overlay-height';
 import type { LiveStats } from '@guida/shared/schemas/analytics';
 import { startActivityCycle } from './activity-cycle';
 
@@ -35,24 +37,28 @@ export function ActivityPopup({ deliveries, isSwiss = false }: { deliveries: Liv
 
   const entry = shown === null || closed ? undefined : entries[shown.index];
   if (!entry || !shown) return null;
+  return <Notice country={entry.country} ago={minutesAgo(entry.at, shown.at)} onClose={() => setClosed(true)} />;
+}
+
+/**
+ * On phones a card fixed at the bottom, above the cookie banner (whose space the page
+ * keeps free for the form); from the md breakpoint the top of the widget column.
+ */
+function Notice({ country, ago, onClose }: { country: keyof typeof FROM; ago: string; onClose: () => void }) {
+  const notice = useRef<HTMLElement>(null);
+  useOverlayHeight(notice, '--activity-popup-height');
   return (
     <aside
+      ref={notice}
       aria-label="Attività recente"
-      className="fixed right-4 top-4 z-40 w-72 max-w-[calc(100vw-2rem)] rounded-xl bg-white p-4 text-slate-900 shadow-xl ring-1 ring-slate-200"
+      className="fixed inset-x-3 bottom-[calc(var(--cookie-banner-height,0px)+0.75rem)] z-40 rounded-xl bg-white p-3 text-slate-900 shadow-xl ring-1 ring-slate-200 md:static md:order-first md:p-4"
     >
-      <div className="flex items-start justify-between gap-3">
-        <p className="text-sm font-semibold">Guida inviata via SMS</p>
-        <button
-          type="button"
-          onClick={() => setClosed(true)}
-          aria-label="Chiudi le notifiche di attività"
-          className="-mr-1 -mt-1 rounded px-1 text-lg leading-none text-slate-600 hover:text-slate-900"
-        >
-          <span aria-hidden="true">×</span>
-        </button>
+      <div className="-mr-2 -mt-2 flex items-start justify-between gap-3">
+        <p className="pt-2 text-sm font-semibold">Guida inviata via SMS</p>
+        <CloseButton label="Chiudi le notifiche di attività" onClick={onClose} />
       </div>
       <p className="mt-1 text-sm text-slate-700">
-        Un visitatore {FROM[entry.country]} ha ricevuto la guida · {minutesAgo(entry.at, shown.at)}
+        Un visitatore {FROM[country]} ha ricevuto la guida · {ago}
       </p>
       <p className="mt-2 inline-flex items-center gap-1 rounded-full bg-emerald-50 px-2 py-0.5 text-xs font-semibold text-emerald-800">
         <span aria-hidden="true" className="h-2 w-2 rounded-full bg-emerald-600" />

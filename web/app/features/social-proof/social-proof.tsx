@@ -1,3 +1,4 @@
+import { InWidgetSlot } from '../../components/layout/widget-slot';
 import { AfterHydrationIdle } from '../../lib/after-hydration';
 import { ActivityPopup } from './activity-popup';
 import { useLiveStats } from './use-live-stats';
@@ -9,7 +10,10 @@ interface SocialProofProps {
   isSwiss?: boolean;
 }
 
-/** The widgets of a landing or article page, fed by the real live figures of that page, once the page is idle. */
+/**
+ * The widgets of a page with the guide form, fed by the real live figures of that page,
+ * once the page is idle; they live in the widget slot under the form.
+ */
 export function SocialProof(props: SocialProofProps) {
   return (
     <AfterHydrationIdle>
@@ -22,9 +26,9 @@ function LiveWidgets({ path, pageType, isSwiss }: SocialProofProps) {
   const { data: stats } = useLiveStats(path);
   if (!stats) return null;
   return (
-    <>
+    <InWidgetSlot>
       <VisitorBox stats={stats} {...(pageType ? { pageType } : {})} />
       <ActivityPopup deliveries={stats.recentDeliveries} {...(isSwiss ? { isSwiss } : {})} />
-    </>
+    </InWidgetSlot>
   );
 }

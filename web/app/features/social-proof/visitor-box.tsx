@@ -1,4 +1,6 @@
+import { useState } from 'react';
 import type { LiveStats } from '@guida/shared/schemas/analytics';
+import { CloseButton } from '../../components/ui/close-button';
 
 export type PageType = 'general' | 'article';
 
@@ -9,6 +11,7 @@ const THIS_PAGE: Record<PageType, string> = { general: 'questa pagina', article:
  * figures only. A line without a figure is left out; a box without lines is not shown.
  */
 export function VisitorBox({ stats, pageType = 'general' }: { stats: LiveStats; pageType?: PageType }) {
+  const [closed, setClosed] = useState(false);
   // The visitor is one of the readers of the page once their own events arrived: the others
   // are the rest. Readers are counted per network address (decision 026), never more.
   const others = Math.max(0, stats.readersOfPage - 1);
@@ -19,13 +22,13 @@ export function VisitorBox({ stats, pageType = 'general' }: { stats: LiveStats; 
     others > 0 &&
       `${others} ${others === 1 ? 'altra persona sta' : 'altre persone stanno'} leggendo ${THIS_PAGE[pageType]}`,
   ].filter((line): line is string => Boolean(line));
-  if (lines.length === 0) return null;
+  if (lines.length === 0 || closed) return null;
   return (
     <aside
       aria-label="Attività sul sito"
-      className="fixed bottom-4 left-4 z-30 max-w-[15rem] rounded-xl bg-white/95 p-3 text-xs text-slate-800 shadow-lg ring-1 ring-slate-200 sm:text-sm"
+      className="order-last flex items-start gap-2 rounded-xl bg-white p-3 text-sm text-slate-800 shadow-lg ring-1 ring-slate-200"
     >
-      <ul className="space-y-1">
+      <ul className="flex-1 space-y-1">
         {lines.map((line) => (
           <li key={line} className="flex items-center gap-2">
             <span aria-hidden="true" className="h-2 w-2 shrink-0 rounded-full bg-emerald-600" />
@@ -33,6 +36,7 @@ export function VisitorBox({ stats, pageType = 'general' }: { stats: LiveStats; 
           </li>
         ))}
       </ul>
+      <CloseButton label="Chiudi le attività sul sito" onClick={() => setClosed(true)} className="-mr-1.5 -mt-1.5" />
     </aside>
   );
 }

@@ -1,0 +1,30 @@
+import { useEffect, type RefObject } from 'react';
+
+/**
+ * Publishes the height of a fixed overlay at the bottom of the screen (the cookie banner,
+ * the activity popup on phones) as the CSS variable `cssVar` on <html>: the widgets stack
+ * above the cookie banner with it, and app.css turns both into scroll padding, so that
+ * anchors, focus and scrollIntoView bring a field above the overlays instead of under
+ * them. An overlay that is not fixed at the current screen size publishes nothing.
+ */
+export function useOverlayHeight(ref: RefObject<HTMLElement | null>, cssVar: `--${string}`) {
+  useEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    const root = document.documentElement;
+    const measure = () => {
+      if (getComputedStyle(element).position === 'fixed') root.style.setProperty(cssVar, `${element.offsetHeight}px`);
+      else root.style.removeProperty(cssVar);
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    // A resize can cross the breakpoint where the overlay stops being fixed.
+    window.addEventListener('resize', measure);
+    return () => {
+      observer.disconnect();
+      window.removeEventListener('resize', measure);
+      root.style.removeProperty(cssVar);
+    };
+  }, [ref, cssVar]);
+}

@@ -1,0 +1,273 @@
+import type { Browser, BrowserContextOptions, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cookieTexts, formMessages } from '@guida/shared/messages';
+import { axeViolations } from './axe';
+import { gotoInteractive, launchChromium, openPage, startSite, type Site } from './site-harness';
+
+/**
+ * Every widget the site has, configured and showing at once (offer deadline, places cap,
+ * other readers, a recent delivery, the cookie banner, /trading-old's risk warning): the
+ * form, its consent, the submit button, the header button and every close button stay
+ * uncovered and tappable, at two phone sizes and a desktop one, and after each widget is
+ * closed in turn.
+ */
+
+let site: Site;
+let browser: Browser;
+
+beforeAll(async () => {
+  [site, browser] = await Promise.all([
+    startSite({
+      LIVE_STATS_CACHE_SECONDS: '0',
+      FREE_PLACES_TOTAL: '1000',
+      OFFER_ENDS_AT: new Date(Date.now() + 3 * 3600_000).toISOString(),
+    }),
+    launchChromium(),
+  ]);
+  // Other visitors reading the landing pages, and a guide sent and downloaded.
+  for (const ip of ['203.0.113.1', '203.0.113.2']) {
+    for (const path of ['/', '/trading-old']) {
+      const response = await fetch(`${site.baseUrl}/api/analytics/page-view`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': ip },
+        body: JSON.stringify({ sessionId: `lettore-${ip.replace(/\W/g, '-')}-000000000`, path }),
+      });
+      expect(response.status).toBe(202);
+    }
+  }
+  const [lead] = await site.db('ebook_requests')
+    .insert({ nome: 'Ada', cognome: 'Riva', email: 'ada@example.ch', telefono: '+41790000001', gdpr_consent: true, country: 'CH' })
+    .returning('id');
+  await site.db('sms_messages').insert({ lead_id: lead.id, status: 'delivered', sent_at: site.db.fn.now() });
+  await site.db('guide_downloads').insert({ lead_id: lead.id });
+});
+afterAll(async () => {
+  await browser?.close();
+  await site?.stop();
+});
+
+const SCREENS: [string, BrowserContextOptions][] = [
+  ['360×740', { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true }],
+  ['390×844', { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true }],
+  ['1280×800', { viewport: { width: 1280, height: 800 } }],
+];
+
+const visitorBox = (page: Page) => page.getByRole('complementary', { name: 'Attività sul sito' });
+const popup = (page: Page) => page.getByRole('complementary', { name: 'Attività recente' });
+const countdown = (page: Page) => page.getByRole('complementary', { name: 'Offerta Limitata' });
+const cookieBanner = (page: Page) => page.getByRole('region', { name: cookieTexts.bannerTitle });
+const riskLine = (page: Page) => page.locator('[data-risk-line]');
+
+/**
+ * Marks what must stay uncovered: everything the visitor reads or taps in the form, the
+ * header's button, the cookie banner's controls and every close button on the page.
+ */
+async function markTargets(page: Page): Promise<string[]> {
+  await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
+  await riskLineSettled(page);
+  return page.evaluate(() => {
+    for (const marked of document.querySelectorAll<HTMLElement>('[data-cover-check]')) delete marked.dataset.coverCheck;
+    const form = document.getElementById('richiedi-guida')!;
+    const inForm = [...form.querySelectorAll<HTMLElement>('h2, p, label, input, button, a')];
+    const header = [...document.querySelectorAll<HTMLElement>('header a[href$="#richiedi-guida"]')];
+    const banner = [...document.querySelectorAll<HTMLElement>('[aria-labelledby="cookie-banner-title"] :is(button, a)')];
+    const closers = [...document.querySelectorAll<HTMLElement>('button[aria-label^="Chiudi"]')];
+    const names: string[] = [];
+    for (const element of new Set([...header, ...inForm, ...banner, ...closers])) {
+      if (!element.checkVisibility() || element.getBoundingClientRect().width === 0) continue;
+      element.dataset.coverCheck = String(names.length);
+      names.push(`${element.tagName.toLowerCase()} "${(element.getAttribute('aria-label') ?? element.textContent ?? '').trim().slice(0, 40)}"`);
+    }
+    return names;
+  });
+}
+
+/**
+ * Where the element is not the topmost element under the centre and the corners of each of
+ * its boxes (a link has one per line), or is off screen: one line per point. Nothing when
+ * it is fully visible and tappable.
+ */
+function coverageProblems(target: Locator) {
+  return target.evaluate((element) => {
+    // Hit testing follows rounded corners: test corners inside the rounding.
+    const radius = parseFloat(getComputedStyle(element).borderTopLeftRadius) || 0;
+    return [...element.getClientRects()].flatMap((box) => {
+      const inset = Math.min(Math.max(2, Math.min(radius, box.width / 2, box.height / 2) * 0.35), box.width / 4, box.height / 4);
+      const points: [number, number][] = [
+        [box.left + box.width / 2, box.top + box.height / 2],
+        [box.left + inset, box.top + inset],
+        [box.right - inset, box.top + inset],
+        [box.left + inset, box.bottom - inset],
+        [box.right - inset, box.bottom - inset],
+      ];
+      return points.flatMap(([x, y]) => {
+        if (x < 0 || y < 0 || x > window.innerWidth || y > window.innerHeight) return [`(${x | 0}, ${y | 0}) off screen`];
+        const hit = document.elementFromPoint(x, y);
+        if (hit && (hit === element || element.contains(hit))) return [];
+        const cover = hit?.closest('aside, section, [role="note"], header, form') ?? hit;
+        return [`(${x | 0}, ${y | 0}) under ${cover?.tagName.toLowerCase()} "${cover?.getAttribute('aria-label') ?? cover?.textContent?.trim().slice(0, 30)}"`];
+      });
+    });
+  });
+}
+
+/** The risk line shows exactly when the full warning has been scrolled out of view. */
+async function riskLineSettled(page: Page) {
+  await expect
+    .poll(() =>
+      page.evaluate(() => {
+        const full = document.querySelector('[role="note"]:not([data-risk-line])');
+        const line = document.querySelector<HTMLElement>('[data-risk-line]');
+        if (!full || !line) return true;
+        return line.hidden === full.getBoundingClientRect().bottom > 0;
+      }),
+    )
+    .toBe(true);
+}
+
+/**
+ * Brings each target into view the way scrolling, an anchor or the focus does (nearest
+ * edge, coming from above and from below) and checks it is uncovered there. On a desktop
+ * screen the form is in the first screen: what is fully visible there is checked as the
+ * page opens too.
+ */
+async function expectNothingCovered(page: Page, state: string, { atOpening }: { atOpening: boolean }) {
+  const names = await markTargets(page);
+  const problems: string[] = [];
+  if (atOpening) {
+    for (const [index, name] of names.entries()) {
+      const target = page.locator(`[data-cover-check="${index}"]`);
+      const fullyOnScreen = await target.evaluate((element) => {
+        const box = element.getBoundingClientRect();
+        return box.top >= 0 && box.left >= 0 && box.bottom <= window.innerHeight && box.right <= window.innerWidth;
+      });
+      if (fullyOnScreen) problems.push(...(await coverageProblems(target)).map((problem) => `${name} as the page opens: ${problem}`));
+    }
+  }
+  for (const from of ['above', 'below'] as const) {
+    for (const [index, name] of names.entries()) {
+      const target = page.locator(`[data-cover-check="${index}"]`);
+      await target.evaluate((element, start) => {
+        window.scrollTo({ top: start === 'above' ? 0 : document.documentElement.scrollHeight, behavior: 'instant' });
+        element.scrollIntoView({ block: 'nearest', behavior: 'instant' });
+      }, from);
+      await riskLineSettled(page);
+      problems.push(...(await coverageProblems(target)).map((problem) => `${name} reached from ${from}: ${problem}`));
+    }
+  }
+  await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
+  await riskLineSettled(page);
+  expect([state, problems]).toEqual([state, []]);
+}
+
+/** Taps (or clicks) a close button: Playwright refuses when something else would get the tap. */
+async function closeWith(page: Page, button: Locator, touch: boolean) {
+  await button.scrollIntoViewIfNeeded();
+  if (touch) await button.tap({ timeout: 5_000 });
+  else await button.click({ timeout: 5_000 });
+}
+
+describe('nothing covers the form', () => {
+  it.each(SCREENS)('on the landing pages at %s, with every widget and after closing each', async (screen, options) => {
+    const touch = options.hasTouch === true;
+    for (const path of ['/trading-old', '/']) {
+      const older = path === '/trading-old';
+      const { page, consoleErrors, close } = await openPage(browser, options);
+      // The page runs on a clock the test moves: the popup first shows 10 s after the page
+      // is idle, then stays for as long as the clock is paused.
+      await page.clock.install();
+      await gotoInteractive(page, `${site.baseUrl}${path}`);
+      await cookieBanner(page).waitFor();
+      await visitorBox(page).waitFor();
+      if (older) await countdown(page).waitFor();
+      await page.clock.pauseAt(await page.evaluate(() => Date.now() + 11_000));
+      await popup(page).waitFor();
+      const state = `${path} at ${screen}`;
+
+      await expectNothingCovered(page, `${state}, every widget`, { atOpening: !touch });
+
+      if (older) {
+        // The scroll button lands the form below the risk line, Nome focused and visible.
+        await page.getByRole('button', { name: 'Voglio la guida gratuita' }).click();
+        const nome = page.locator('form#richiedi-guida').getByLabel('Nome', { exact: true });
+        await expect.poll(() => nome.evaluate((input) => input === document.activeElement)).toBe(true);
+        await expect.poll(() => riskLine(page).isVisible()).toBe(true);
+        await expect
+          .poll(() =>
+            page.evaluate(() => {
+              const line = document.querySelector('[data-risk-line]')!.getBoundingClientRect();
+              const form = document.getElementById('richiedi-guida')!.getBoundingClientRect();
+              return form.top >= line.bottom && form.top < window.innerHeight / 2;
+            }),
+          )
+          .toBe(true);
+        expect(await coverageProblems(nome)).toEqual([]);
+        // On phones the line is thin: at most two short lines of text.
+        expect((await riskLine(page).boundingBox())!.height).toBeLessThanOrEqual(touch ? 48 : 40);
+        expect(await coverageProblems(riskLine(page).getByRole('button', { name: 'Chiudi l’avviso di rischio' }))).toEqual([]);
+      }
+
+      await closeWith(page, popup(page).getByRole('button', { name: 'Chiudi le notifiche di attività' }), touch);
+      expect(await popup(page).count()).toBe(0);
+      await expectNothingCovered(page, `${state}, popup closed`, { atOpening: false });
+
+      if (older) {
+        await closeWith(page, countdown(page).getByRole('button', { name: 'Chiudi il riquadro dell’offerta' }), touch);
+        expect(await countdown(page).count()).toBe(0);
+        await expectNothingCovered(page, `${state}, countdown closed`, { atOpening: false });
+      }
+
+      await closeWith(page, visitorBox(page).getByRole('button', { name: 'Chiudi le attività sul sito' }), touch);
+      expect(await visitorBox(page).count()).toBe(0);
+      await expectNothingCovered(page, `${state}, visitor box closed`, { atOpening: false });
+
+      if (older) {
+        // The risk line's own ×, once the full warning is out of view, closes both.
+        await page.locator('form#richiedi-guida').scrollIntoViewIfNeeded();
+        await expect.poll(() => riskLine(page).isVisible()).toBe(true);
+        await closeWith(page, riskLine(page).getByRole('button', { name: 'Chiudi l’avviso di rischio' }), touch);
+        expect(await page.getByRole('note').count()).toBe(0);
+        await expectNothingCovered(page, `${state}, risk warning closed`, { atOpening: false });
+      }
+
+      // Saving the choice is a request whose answer React renders: the clock runs again.
+      await page.clock.resume();
+      await closeWith(page, cookieBanner(page).getByRole('button', { name: cookieTexts.essentialsOnly }), touch);
+      await expect.poll(() => cookieBanner(page).count()).toBe(0);
+      await expectNothingCovered(page, `${state}, cookie banner closed`, { atOpening: false });
+
+      if (!touch && !older) {
+        // A toast (here: the consent is missing) keeps to the left half of a wide screen.
+        await page.locator('form#richiedi-guida').getByRole('button', { name: /guida/i }).click();
+        await page.getByRole('status').filter({ hasText: formMessages.consentRequiredTitle }).waitFor();
+        // It stays while the checks run.
+        await page.clock.pauseAt(await page.evaluate(() => Date.now() + 10));
+        await expectNothingCovered(page, `${state}, consent toast`, { atOpening: true });
+      }
+      expect(consoleErrors).toEqual([]);
+      await close();
+    }
+  }, 180_000);
+
+  it('keeps every widget accessible (axe, all of them showing, the phone help open)', async () => {
+    const { page, close } = await openPage(browser, { ...SCREENS[0]![1], bypassCSP: true });
+    await page.clock.install();
+    await gotoInteractive(page, `${site.baseUrl}/trading-old`);
+    await cookieBanner(page).waitFor();
+    await countdown(page).waitFor();
+    await page.clock.pauseAt(await page.evaluate(() => Date.now() + 11_000));
+    await popup(page).waitFor();
+    await page.getByRole('button', { name: 'Perché il cellulare?' }).tap();
+    await page.locator('form#richiedi-guida').scrollIntoViewIfNeeded();
+    await expect.poll(() => riskLine(page).isVisible()).toBe(true);
+    // axe waits on timers: the clock moves in small steps while it runs, far less than the
+    // popup's 5 s on screen.
+    const violations = axeViolations(page);
+    let done = false;
+    void violations.finally(() => (done = true));
+    for (let step = 0; step < 2000 && !done; step += 1) await page.clock.runFor(1);
+    expect(await violations).toEqual([]);
+    expect(await popup(page).count()).toBe(1);
+    await close();
+  });
+});
