@@ -1,6 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cookieTexts } from '@guida/shared/messages';
+import { axeViolations } from './axe';
 import { gotoInteractive, launchChromium, openPage, startSite, type Site } from './site-harness';
 
 let browser: Browser;
@@ -96,7 +97,8 @@ describe('social proof', () => {
       // The newest delivery is Italian: a popup with the whole list would show it first.
       await delivery(site, 'IT', 2);
       await delivery(site, 'CH', 20);
-      const { page, close, consoleErrors } = await openPage(browser, { viewport });
+      // axe runs in the page (bypassing the CSP, as in accessibility.test.ts).
+      const { page, close, consoleErrors } = await openPage(browser, { viewport, bypassCSP: true });
       await gotoInteractive(page, `${site.baseUrl}/oro-svizzera`);
       const box = page.getByRole('complementary', { name: 'Attività sul sito' });
       await expect.poll(() => box.count()).toBe(1);
@@ -105,9 +107,17 @@ describe('social proof', () => {
         '2 guide scaricate nelle ultime 2 ore',
         '3 altre persone stanno leggendo questo articolo',
       ]);
+      // Under the article's form at every width, not over the article's text.
+      await box.scrollIntoViewIfNeeded();
+      const [boxArea, formSection] = await Promise.all([box.boundingBox(), page.locator('[data-track-section="guide-request"]').boundingBox()]);
+      expect(boxArea!.x).toBeGreaterThanOrEqual(formSection!.x);
+      expect(boxArea!.x + boxArea!.width).toBeLessThanOrEqual(formSection!.x + formSection!.width);
+      expect(boxArea!.y).toBeGreaterThanOrEqual(formSection!.y);
+      expect(boxArea!.y + boxArea!.height).toBeLessThanOrEqual(formSection!.y + formSection!.height);
       const popup = page.getByRole('complementary', { name: 'Attività recente' });
       await expect.poll(() => popup.count(), { timeout: 15_000 }).toBe(1);
       expect(await popup.textContent()).toContain('Un visitatore dalla Svizzera ha ricevuto la guida');
+      expect(await axeViolations(page)).toEqual([]);
 
       // A city page: the whole list, newest first; the visitor is its only reader.
       await gotoInteractive(page, `${site.baseUrl}/trading-milano`);

@@ -20,7 +20,8 @@ export function GuideRequestSection(props: { title: string; text: string; ebookT
             subtitle="Il link personale arriva via SMS in pochi secondi."
             submitLabel="Ricevi la guida gratuita"
           />
-          <WidgetSlot />
+          {/* The article's text runs through the left half of wide screens: the widgets stay here. */}
+          <WidgetSlot floating={false} />
         </div>
       </div>
     </section>
