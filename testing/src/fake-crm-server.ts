@@ -1,11 +1,21 @@
-import { createServer } from 'node:http';
+import { createHash } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { Webhook } from 'standardwebhooks';
 import { waitFor } from './wait-for';
+
+/** A valid Standard Webhooks secret (whsec_ + base64 of 32 bytes) derived from a name, for tests. */
+export const testWebhookSecret = (name: string) => `whsec_${createHash('sha256').update(name).digest('base64')}`;
 
 export interface ReceivedWebhook {
   headers: Record<string, string | string[] | undefined>;
   body: string;
-  /** The delivery id the request carries (X-Guida-Delivery), or null without one. */
+  /** The delivery id the request carries (webhook-id), or null without one. */
   deliveryId: number | null;
+  /**
+   * Whether the `standardwebhooks` package's Webhook.verify accepted the request with the
+   * secret this receiver held (see verifyWith); null while it holds none.
+   */
+  verified: boolean | null;
   /** The status this server answers; null until the answer is sent (see respondAfter). */
   answered: number | null;
   /** When the request arrived (not when it was answered). */
@@ -13,7 +23,7 @@ export interface ReceivedWebhook {
 }
 
 export interface WaitForRequestsOptions {
-  /** Counts only the requests of this delivery (X-Guida-Delivery). */
+  /** Counts only the requests of this delivery (webhook-id). */
   deliveryId?: number;
   timeoutMs?: number;
 }
@@ -27,8 +37,13 @@ export interface FakeCrm {
   requests: ReceivedWebhook[];
   /** The requests of one delivery: what a test counts, unaffected by other tests' requests. */
   requestsFor(deliveryId: number): ReceivedWebhook[];
-  /** Answers `status` to the next `count` requests to arrive, then 200 again. */
+  /** Answers `status` to the next `count` requests to arrive (that pass verification), then 200 again. */
   failNext(count: number, status?: number): void;
+  /**
+   * Verifies every request arriving from now on with this Standard Webhooks secret, as a
+   * real receiver does, and answers 401 to one that fails; null stops verifying.
+   */
+  verifyWith(secret: string | null): void;
   /** Answers every request arriving from now on only after `ms` (0 = at once). */
   respondAfter(ms: number): void;
   /** Requests received and not answered yet. */
@@ -46,10 +61,23 @@ function deliveryIdOf(header: string | string[] | undefined): number | null {
   return Number.isInteger(id) && id > 0 ? id : null;
 }
 
-/** A CRM webhook receiver on 127.0.0.1 that records every request and can fail on demand. */
-export async function startFakeCrm(): Promise<FakeCrm> {
+function verifies(receiver: Webhook, body: string, headers: IncomingHttpHeaders) {
+  try {
+    receiver.verify(body, headers as Record<string, string>);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A CRM webhook receiver on 127.0.0.1 that records every request, can fail on demand and,
+ * given a secret, verifies the signatures (Standard Webhooks) as a real receiver does.
+ */
+export async function startFakeCrm(options: { secret?: string } = {}): Promise<FakeCrm> {
   const requests: ReceivedWebhook[] = [];
   const failures: number[] = [];
+  let receiver = options.secret ? new Webhook(options.secret) : null;
   let delayMs = 0;
   let inFlight = 0;
   const server = createServer((req, res) => {
@@ -58,12 +86,15 @@ export async function startFakeCrm(): Promise<FakeCrm> {
     req.on('end', async () => {
       // Status and delay are decided on arrival, so a held-back request cannot take a
       // failure meant for a later one.
-      const status = failures.shift() ?? 200;
+      const body = Buffer.concat(chunks).toString('utf8');
+      const verified = receiver ? verifies(receiver, body, req.headers) : null;
+      const status = verified === false ? 401 : (failures.shift() ?? 200);
       const delay = delayMs;
       const received: ReceivedWebhook = {
         headers: req.headers,
-        body: Buffer.concat(chunks).toString('utf8'),
-        deliveryId: deliveryIdOf(req.headers['x-guida-delivery']),
+        body,
+        deliveryId: deliveryIdOf(req.headers['webhook-id']),
+        verified,
         answered: null,
         receivedAt: Date.now(),
       };
@@ -73,7 +104,7 @@ export async function startFakeCrm(): Promise<FakeCrm> {
       inFlight -= 1;
       received.answered = status;
       res.writeHead(status, { 'Content-Type': 'application/json' });
-      res.end(status === 200 ? '{"ok":true}' : '{"error":"unavailable"}');
+      res.end(status === 200 ? '{"ok":true}' : `{"error":"${status === 401 ? 'bad signature' : 'unavailable'}"}`);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -89,6 +120,9 @@ export async function startFakeCrm(): Promise<FakeCrm> {
       for (let i = 0; i < count; i += 1) failures.push(status);
     },
     inFlight: () => inFlight,
+    verifyWith(secret) {
+      receiver = secret ? new Webhook(secret) : null;
+    },
     respondAfter(ms) {
       delayMs = ms;
     },

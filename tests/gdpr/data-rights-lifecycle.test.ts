@@ -13,12 +13,14 @@ import { sendGuideSmsJob } from '@guida/shared/jobs/sms';
 import { consentHistorySchema } from '@guida/shared/schemas/gdpr';
 import { dataRequestListSchema } from '@guida/shared/schemas/admin';
 import { emailHash } from '@guida/shared/server/personal-data-hash';
-import { startFakeCrm, type FakeCrm } from '@guida/testing/fake-crm-server';
+import { startFakeCrm, testWebhookSecret, type FakeCrm } from '@guida/testing/fake-crm-server';
 import { startSmtpCapture, type CapturedEmail, type SmtpCapture } from '@guida/testing/smtp-capture';
 import { waitFor } from '@guida/testing/wait-for';
 import { signInAsAdmin } from '../../api/src/testing/admin-session';
 import { createTestApi, type TestApi } from '../../api/src/testing/test-api';
 import { createTestWorker, type TestWorker } from '../../worker/src/testing/test-worker';
+
+const CRM_SECRET = testWebhookSecret('data rights CRM');
 
 const BASE_URL = 'https://guida.example.it';
 
@@ -29,7 +31,7 @@ let worker: TestWorker;
 let admin: Awaited<ReturnType<typeof signInAsAdmin>>;
 
 beforeAll(async () => {
-  [smtp, crm] = await Promise.all([startSmtpCapture(), startFakeCrm()]);
+  [smtp, crm] = await Promise.all([startSmtpCapture(), startFakeCrm({ secret: CRM_SECRET })]);
   api = await createTestApi();
   // The worker on the API's database and Redis prefix, as in production.
   worker = await createTestWorker({
@@ -39,7 +41,7 @@ beforeAll(async () => {
     SMTP_URL: smtp.url,
     EMAIL_FROM: 'Guida Finanza <privacy@example.it>',
     CRM_WEBHOOK_URL: crm.url,
-    CRM_WEBHOOK_SECRET: 'gdpr-lifecycle-crm-secret',
+    CRM_WEBHOOK_SECRET: CRM_SECRET,
     GDPR_RETRY_BASE_MS: '20',
   });
   admin = await signInAsAdmin(api);
@@ -269,7 +271,7 @@ describe('deletion request', () => {
 
     // The CRM is told, with the ids only.
     const deletions = await waitFor(() => {
-      const found = crm.requests.filter((r) => r.headers['x-guida-event'] === 'lead.deleted');
+      const found = crm.requests.filter((r) => JSON.parse(r.body).event === 'lead.deleted');
       return found.length >= 2 && found;
     }, { what: 'two lead.deleted webhooks' });
     expect(deletions.map((r) => JSON.parse(r.body).lead).sort((a, b) => a.id - b.id)).toEqual([
@@ -326,7 +328,7 @@ describe('rectification request', () => {
     expect(rectified.status).toBe(202);
 
     const update = await waitFor(
-      () => crm.requests.find((r) => r.headers['x-guida-event'] === 'lead.updated' && JSON.parse(r.body).lead.id === leadId),
+      () => crm.requests.find((r) => JSON.parse(r.body).event === 'lead.updated' && JSON.parse(r.body).lead.id === leadId),
       { what: 'lead.updated webhook' },
     );
     expect(JSON.parse(update.body)).toMatchObject({ event: 'lead.updated', lead: { id: leadId, nome: 'Francesca', email } });

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EBOOK_TYPES } from '@guida/shared/lead-rules';
 import { guideLinkToken } from '@guida/shared/server/guide-link-token';
-import { startFakeCrm, type FakeCrm } from '@guida/testing/fake-crm-server';
+import { startFakeCrm, testWebhookSecret, type FakeCrm } from '@guida/testing/fake-crm-server';
 import { startFakeTwilio, type FakeTwilio } from '@guida/testing/fake-twilio-server';
 import { freePort } from '@guida/testing/free-port';
 import { testRedisUrl } from '@guida/testing/services';
@@ -31,12 +31,13 @@ let baseUrl: string;
 let env: Record<string, string>;
 let guidesDir: string;
 const prefix = uniquePrefix('system');
+const CRM_SECRET = testWebhookSecret('system test CRM');
 
 beforeAll(async () => {
   [database, twilio, crm, smtp] = await Promise.all([
     createTestDatabase(),
     startFakeTwilio(),
-    startFakeCrm(),
+    startFakeCrm({ secret: CRM_SECRET }),
     startSmtpCapture(),
   ]);
   guidesDir = mkdtempSync(path.join(tmpdir(), 'guides-'));
@@ -56,7 +57,7 @@ beforeAll(async () => {
     ...twilio.env,
     GUIDES_DIR: guidesDir,
     CRM_WEBHOOK_URL: crm.url,
-    CRM_WEBHOOK_SECRET: 'system-test-crm-secret',
+    CRM_WEBHOOK_SECRET: CRM_SECRET,
     SMTP_URL: smtp.url,
     SMS_RETRY_BASE_MS: '50',
     CRM_RETRY_BASE_MS: '50',
@@ -97,6 +98,9 @@ describe('a lead, end to end', () => {
 
     const [webhook] = await crm.waitForRequests(1);
     expect(JSON.parse(webhook!.body).lead).toMatchObject({ id: created.body.id, email: 'chiara@example.it' });
+    // The CRM verified it with the standardwebhooks package (and would have answered 401).
+    expect(webhook!.verified).toBe(true);
+    expect(webhook!.answered).toBe(200);
     expect(webhook!.headers['x-guida-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
 
     const download = await fetch(link!);
@@ -153,5 +157,15 @@ describe('configuration', () => {
     expect(broken.output()).toContain('PORT: must be a whole number');
     expect(broken.output()).toMatch(/SMS_PROVIDER: .*"outbox"/);
     expect(broken.output()).not.toContain('system-test-session-secret');
+  });
+
+  it('stops the worker with a message saying what a CRM webhook secret must be', async () => {
+    const secret = 'whsec_this is not base64';
+    const broken = runBundled('worker/dist/index.js', { ...env, CRM_WEBHOOK_SECRET: secret });
+    expect(await broken.exited).toBe(1);
+    expect(broken.output()).toContain('Invalid configuration');
+    expect(broken.output()).toContain('CRM_WEBHOOK_SECRET: must be "whsec_" followed by standard base64');
+    expect(broken.output()).toContain('generate one with: node -e');
+    expect(broken.output()).not.toContain(secret);
   });
 });

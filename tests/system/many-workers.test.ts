@@ -9,7 +9,7 @@
  * Messages list is what prevents a second SMS (the callback path has its own test).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeCrm, type FakeCrm } from '@guida/testing/fake-crm-server';
+import { startFakeCrm, testWebhookSecret, type FakeCrm } from '@guida/testing/fake-crm-server';
 import { startFakeTwilio, type FakeTwilio } from '@guida/testing/fake-twilio-server';
 import { freePort } from '@guida/testing/free-port';
 import { postLead as postLeadTo } from '@guida/testing/post-lead';
@@ -18,6 +18,8 @@ import { testRedisUrl } from '@guida/testing/services';
 import { createTestDatabase, type TestDatabase } from '@guida/testing/test-database';
 import { deleteRedisKeys, uniquePrefix } from '@guida/testing/test-redis';
 import { waitFor } from '@guida/testing/wait-for';
+
+const CRM_SECRET = testWebhookSecret('many workers CRM');
 
 const LEADS = 40;
 /** Twilio and the CRM hold each answer this long while the first worker is alive. */
@@ -34,7 +36,7 @@ let baseUrl: string;
 const prefix = uniquePrefix('many-workers');
 
 beforeAll(async () => {
-  [database, twilio, crm] = await Promise.all([createTestDatabase(), startFakeTwilio(), startFakeCrm()]);
+  [database, twilio, crm] = await Promise.all([createTestDatabase(), startFakeTwilio(), startFakeCrm({ secret: CRM_SECRET })]);
   const port = await freePort();
   baseUrl = `http://127.0.0.1:${port}`;
   // The defaults of .env.example (claim timeouts, stall checks, sweep period, SMS rate),
@@ -49,7 +51,7 @@ beforeAll(async () => {
     SESSION_SECRET: 'many-workers-test-session-secret-0123',
     ...twilio.env,
     CRM_WEBHOOK_URL: crm.url,
-    CRM_WEBHOOK_SECRET: 'many-workers-test-crm-secret',
+    CRM_WEBHOOK_SECRET: CRM_SECRET,
   };
   api = await startApi({ ...env, WEB_CONCURRENCY: '2' });
 }, 60_000);

@@ -8,7 +8,7 @@
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeCrm, type FakeCrm } from '@guida/testing/fake-crm-server';
+import { startFakeCrm, testWebhookSecret, type FakeCrm } from '@guida/testing/fake-crm-server';
 import { startFakeTwilio, type FakeTwilio } from '@guida/testing/fake-twilio-server';
 import { freePort } from '@guida/testing/free-port';
 import { createTestDatabase, type TestDatabase } from '@guida/testing/test-database';
@@ -16,6 +16,8 @@ import { startOwnRedisServer, type OwnRedisServer } from '@guida/testing/test-re
 import { waitFor } from '@guida/testing/wait-for';
 import { postLead as postLeadTo } from '@guida/testing/post-lead';
 import { startApi, startWorker, type RunningProcess } from '@guida/testing/processes';
+
+const CRM_SECRET = testWebhookSecret('outage CRM');
 
 const PREFIX = 'outage';
 /** Far below the hour of the sweep period, generous for a loaded machine. */
@@ -34,7 +36,7 @@ beforeAll(async () => {
     createTestDatabase(),
     startOwnRedisServer(),
     startFakeTwilio(),
-    startFakeCrm(),
+    startFakeCrm({ secret: CRM_SECRET }),
   ]);
   const port = await freePort();
   baseUrl = `http://127.0.0.1:${port}`;
@@ -49,7 +51,7 @@ beforeAll(async () => {
     SESSION_SECRET: 'outage-test-session-secret-0123456789',
     ...twilio.env,
     CRM_WEBHOOK_URL: crm.url,
-    CRM_WEBHOOK_SECRET: 'outage-test-crm-secret',
+    CRM_WEBHOOK_SECRET: CRM_SECRET,
     SWEEP_INTERVAL_MS: '3600000',
   };
   [api, worker] = await Promise.all([startApi(env), startWorker(env)]);

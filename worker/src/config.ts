@@ -10,9 +10,15 @@ import {
   smsBudgetEnv,
   twilioEnv,
 } from '@guida/shared/config';
+import { webhookSecretProblem, webhookSigningKey } from './crm/webhook-signature';
 
 /** What LINK_TOKEN_SECRET is when unset: fine on a laptop, refused in production. */
 export const DEVELOPMENT_LINK_TOKEN_SECRET = 'development-only-link-token-secret';
+
+const crmWebhookSecret = z.string().superRefine((secret, ctx) => {
+  const problem = webhookSecretProblem(secret);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
 
 export const workerEnvSchema = z
   .object({
@@ -22,7 +28,10 @@ export const workerEnvSchema = z
     /** Seconds an SMS may wait at the provider before it fails instead of arriving late. */
     SMS_VALIDITY_SECONDS: intEnv(300, 60, 14_400),
     CRM_WEBHOOK_URL: httpUrl.optional(),
-    CRM_WEBHOOK_SECRET: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
+    /** Standard Webhooks secret (whsec_...) the CRM verifies each request with. */
+    CRM_WEBHOOK_SECRET: crmWebhookSecret.optional(),
+    /** The secret being replaced: while set, requests carry a signature with each. */
+    CRM_WEBHOOK_SECRET_PREVIOUS: crmWebhookSecret.optional(),
     CRM_TIMEOUT_MS: intEnv(10_000, 100, 120_000),
     /** smtp(s)://user:pass@host:port; unset = emails go to the outbox table (development). */
     SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
@@ -72,6 +81,20 @@ export const workerEnvSchema = z
         code: 'custom',
         path: ['CRM_WEBHOOK_SECRET'],
         message: 'required when CRM_WEBHOOK_URL is set (the CRM checks the signature with it)',
+      });
+    }
+    const { CRM_WEBHOOK_SECRET: current, CRM_WEBHOOK_SECRET_PREVIOUS: previous } = value;
+    if (previous && !current) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['CRM_WEBHOOK_SECRET_PREVIOUS'],
+        message: 'set only beside CRM_WEBHOOK_SECRET, which holds the new secret',
+      });
+    } else if (previous && current && webhookSigningKey(previous).equals(webhookSigningKey(current))) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['CRM_WEBHOOK_SECRET_PREVIOUS'],
+        message: 'is the same key as CRM_WEBHOOK_SECRET; unset it when no change of secret is under way',
       });
     }
   });

@@ -1,15 +1,13 @@
-import { createHmac } from 'node:crypto';
 import axios from 'axios';
+import { deprecatedGuidaSignature, standardWebhookSignature, webhookSigningKey } from './webhook-signature';
 
 export interface CrmWebhookSettings {
   url: string;
+  /** CRM_WEBHOOK_SECRET: signs every request (and the deprecated X-Guida-Signature). */
   secret: string;
+  /** CRM_WEBHOOK_SECRET_PREVIOUS: during a change of secret, signs too. */
+  previousSecret?: string | undefined;
   timeoutMs: number;
-}
-
-/** `sha256=<hex>` of HMAC-SHA256(secret, "<timestamp>.<body>"); see docs/crm-webhook.md. */
-export function signCrmBody(secret: string, timestamp: number, body: string) {
-  return `sha256=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
 }
 
 export class CrmDeliveryError extends Error {
@@ -26,11 +24,35 @@ export class CrmDeliveryError extends Error {
 /** 4xx means the CRM refuses this payload and will again, except these. */
 const RETRYABLE_CLIENT_ERRORS = new Set([408, 425, 429]);
 
+/**
+ * The headers of one attempt (docs/crm-webhook.md): Standard Webhooks, whose webhook-id is
+ * the delivery id so that it stays the same across retries, plus the deprecated X-Guida-*
+ * headers of earlier releases.
+ */
+function crmWebhookHeaders(
+  settings: Pick<CrmWebhookSettings, 'secret' | 'previousSecret'>,
+  delivery: { id: number; event: string; body: string },
+  timestamp: number,
+) {
+  const id = String(delivery.id);
+  const secrets = settings.previousSecret ? [settings.secret, settings.previousSecret] : [settings.secret];
+  return {
+    'webhook-id': id,
+    'webhook-timestamp': String(timestamp),
+    'webhook-signature': standardWebhookSignature(secrets.map(webhookSigningKey), id, timestamp, delivery.body),
+    'X-Guida-Event': delivery.event,
+    'X-Guida-Delivery': id,
+    'X-Guida-Timestamp': String(timestamp),
+    'X-Guida-Signature': deprecatedGuidaSignature(settings.secret, timestamp, delivery.body),
+  };
+}
+
 /** POSTs the JSON body, signed; resolves with the status on 2xx, else throws a CrmDeliveryError. */
 export async function postToCrm(
   settings: CrmWebhookSettings,
   delivery: { id: number; event: string; body: string },
 ): Promise<number> {
+  // Signed per attempt: receivers refuse a timestamp more than 5 minutes off.
   const timestamp = Math.floor(Date.now() / 1000);
   let status: number;
   try {
@@ -38,10 +60,7 @@ export async function postToCrm(
       headers: {
         'Content-Type': 'application/json',
         'User-Agent': 'guida-finanza-webhook/1',
-        'X-Guida-Event': delivery.event,
-        'X-Guida-Delivery': String(delivery.id),
-        'X-Guida-Timestamp': String(timestamp),
-        'X-Guida-Signature': signCrmBody(settings.secret, timestamp, delivery.body),
+        ...crmWebhookHeaders(settings, delivery, timestamp),
       },
       timeout: settings.timeoutMs,
       maxRedirects: 0,

@@ -1,22 +1,33 @@
+import { createHmac } from 'node:crypto';
+import { Writable } from 'node:stream';
 import { Job } from 'bullmq';
+import { pino } from 'pino';
+import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { deliverToCrmJob } from '@guida/shared/jobs/crm';
-import { startFakeCrm, type FakeCrm } from '@guida/testing/fake-crm-server';
+import { startFakeCrm, testWebhookSecret, type FakeCrm, type ReceivedWebhook } from '@guida/testing/fake-crm-server';
 import { waitFor } from '@guida/testing/wait-for';
 import { insertLead } from '@guida/testing/lead-fixture';
 import { claimTimeouts } from '../claim-timeouts';
 import { createTestWorker, type TestWorker } from '../testing/test-worker';
-import { signCrmBody } from './crm-webhook-client';
-import { createDeliverToCrm } from './deliver-to-crm';
+import { crmQueue } from './crm.queue';
+import { createDeliverToCrm, type DeliverToCrmDeps } from './deliver-to-crm';
 
-const SECRET = 'crm-shared-secret-for-tests';
+// The worker is in the middle of a change of secret: it signs with both.
+const SECRET = testWebhookSecret('crm current');
+const PREVIOUS_SECRET = testWebhookSecret('crm previous');
 
 let crm: FakeCrm;
 let worker: TestWorker;
 
 beforeAll(async () => {
-  crm = await startFakeCrm();
-  worker = await createTestWorker({ CRM_WEBHOOK_URL: crm.url, CRM_WEBHOOK_SECRET: SECRET, CRM_TIMEOUT_MS: '2000' });
+  crm = await startFakeCrm({ secret: SECRET });
+  worker = await createTestWorker({
+    CRM_WEBHOOK_URL: crm.url,
+    CRM_WEBHOOK_SECRET: SECRET,
+    CRM_WEBHOOK_SECRET_PREVIOUS: PREVIOUS_SECRET,
+    CRM_TIMEOUT_MS: '2000',
+  });
 });
 afterAll(async () => {
   await worker.close();
@@ -26,7 +37,12 @@ afterAll(async () => {
 // on after its timeout) may still arrive or be answered during a later one.
 beforeEach(() => {
   crm.respondAfter(0);
+  crm.verifyWith(SECRET);
 });
+
+/** What a receiver does with the `standardwebhooks` package: the parsed body, or a WebhookVerificationError. */
+const verifiedBody = (secret: string, request: ReceivedWebhook) =>
+  new Webhook(secret).verify(request.body, request.headers as Record<string, string>);
 
 const deliveryRow = (id: number) => worker.db('crm_deliveries').where({ id }).first();
 const enqueue = (lead: { leadId: number; crmDeliveryId: number }) =>
@@ -58,13 +74,12 @@ describe('crm queue', () => {
     expect(row).toMatchObject({ attempts: 3, response_status: 200, last_error: null });
     expect(row.delivered_at).toBeInstanceOf(Date);
 
+    // Every attempt is signed afresh, under the same webhook-id: the receiver drops repeats by it.
+    expect(requests.map((r) => r.headers['webhook-id'])).toEqual(Array(3).fill(String(lead.crmDeliveryId)));
+    expect(requests.map((r) => r.verified)).toEqual([true, true, true]);
     const last = requests[2]!;
     expect(last.headers['content-type']).toBe('application/json');
-    expect(last.headers['x-guida-event']).toBe('lead.created');
-    expect(last.headers['x-guida-delivery']).toBe(String(lead.crmDeliveryId));
-    const timestamp = Number(last.headers['x-guida-timestamp']);
-    expect(Math.abs(timestamp - Date.now() / 1000)).toBeLessThan(60);
-    expect(last.headers['x-guida-signature']).toBe(signCrmBody(SECRET, timestamp, last.body));
+    expect(verifiedBody(SECRET, last)).toEqual(JSON.parse(last.body));
 
     expect(JSON.parse(last.body)).toMatchObject({
       id: lead.crmDeliveryId,
@@ -132,16 +147,9 @@ describe('crm queue', () => {
   it('posts once when two runs of the same job overlap (a stalled job recovered mid-post)', async () => {
     crm.respondAfter(300);
     const lead = await insertLead(worker.db);
-    const deliverToCrm = createDeliverToCrm({
-      db: worker.db,
-      logger: worker.deps.logger,
-      webhook: { url: crm.url, secret: SECRET, timeoutMs: 2000 },
-      claimTimeoutMs: claimTimeouts(worker.config).crm,
-    });
+    const deliverToCrm = createDeliverToCrm(depsWith({ url: crm.url, secret: SECRET, timeoutMs: 2000 }));
     // The same job twice, as BullMQ hands it to a second worker when the first one's lock lapses.
-    const data = { leadId: lead.leadId, deliveryId: lead.crmDeliveryId, event: 'lead.created' };
-    const run = () =>
-      deliverToCrm(new Job(worker.deps.queues.queue('crm'), deliverToCrmJob.name, data, { attempts: deliverToCrmJob.attempts }));
+    const run = () => deliverToCrm(jobFor(lead));
 
     const outcomes = await Promise.all([run(), run()]);
     expect(outcomes.sort()).toEqual(['delivered', 'skipped: already sending']);
@@ -149,6 +157,104 @@ describe('crm queue', () => {
     expect(await deliveryRow(lead.crmDeliveryId)).toMatchObject({ status: 'delivered', attempts: 1, response_status: 200 });
   });
 });
+
+describe('crm webhook signatures', () => {
+  it('signs with both secrets during a change, so a receiver holding either one accepts', async () => {
+    const lead = await insertLead(worker.db);
+    await enqueue(lead);
+    await waitForStatus(lead.crmDeliveryId, 'delivered');
+    const [sent] = crm.requestsFor(lead.crmDeliveryId);
+    expect(String(sent!.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    expect(verifiedBody(SECRET, sent!)).toMatchObject({ id: lead.crmDeliveryId, lead: { id: lead.leadId } });
+    expect(verifiedBody(PREVIOUS_SECRET, sent!)).toMatchObject({ id: lead.crmDeliveryId, lead: { id: lead.leadId } });
+    expect(() => verifiedBody(testWebhookSecret('another secret'), sent!)).toThrow(WebhookVerificationError);
+
+    // A receiver still on the previous secret takes real deliveries too.
+    crm.verifyWith(PREVIOUS_SECRET);
+    const later = await insertLead(worker.db);
+    await enqueue(later);
+    await waitForStatus(later.crmDeliveryId, 'delivered');
+    expect(crm.requestsFor(later.crmDeliveryId).map((r) => r.verified)).toEqual([true]);
+  });
+
+  it('fails for good at a receiver holding neither secret (it answers 401)', async () => {
+    crm.verifyWith(testWebhookSecret('a secret the worker never had'));
+    const lead = await insertLead(worker.db);
+    await enqueue(lead);
+    const row = await waitForStatus(lead.crmDeliveryId, 'failed');
+    expect(row).toMatchObject({ attempts: 1, response_status: 401 });
+    expect(crm.requestsFor(lead.crmDeliveryId).map((r) => r.verified)).toEqual([false]);
+  });
+
+  it('sends the deprecated X-Guida headers of earlier releases, signed with the current secret', async () => {
+    const lead = await insertLead(worker.db);
+    await enqueue(lead);
+    await waitForStatus(lead.crmDeliveryId, 'delivered');
+    const [sent] = crm.requestsFor(lead.crmDeliveryId);
+    expect(sent!.headers['x-guida-event']).toBe('lead.created');
+    expect(sent!.headers['x-guida-delivery']).toBe(String(lead.crmDeliveryId));
+    expect(sent!.headers['x-guida-timestamp']).toBe(sent!.headers['webhook-timestamp']);
+    // What a receiver of an earlier release computes (docs/crm-webhook.md, deprecated).
+    const expected = createHmac('sha256', SECRET).update(`${sent!.headers['x-guida-timestamp']}.${sent!.body}`).digest('hex');
+    expect(sent!.headers['x-guida-signature']).toBe(`sha256=${expected}`);
+  });
+
+  it('signs with a secret of the old form (no whsec_) as its UTF-8 bytes, for one release', async () => {
+    const oldSecret = 'crm-shared-secret-for-tests';
+    crm.verifyWith(Buffer.from(oldSecret).toString('base64'));
+    const deliverToCrm = createDeliverToCrm(depsWith({ url: crm.url, secret: oldSecret, timeoutMs: 2000 }));
+    const lead = await insertLead(worker.db);
+    expect(await deliverToCrm(jobFor(lead))).toBe('delivered');
+    const [sent] = crm.requestsFor(lead.crmDeliveryId);
+    expect(sent!.verified).toBe(true);
+    const expected = createHmac('sha256', oldSecret).update(`${sent!.headers['x-guida-timestamp']}.${sent!.body}`).digest('hex');
+    expect(sent!.headers['x-guida-signature']).toBe(`sha256=${expected}`);
+  });
+
+  it('warns at start about a secret of the old form, naming the variable and not the secret', () => {
+    const oldSecret = 'crm-shared-secret-for-tests';
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const config = { ...worker.config, CRM_WEBHOOK_SECRET_PREVIOUS: oldSecret };
+    crmQueue.processor({ ...worker.deps, config, logger: pino(sink), claimTimeouts: claimTimeouts(config) });
+    expect(lines.map((line) => JSON.parse(line))).toEqual([
+      expect.objectContaining({ level: 40, variables: ['CRM_WEBHOOK_SECRET_PREVIOUS'], msg: expect.stringContaining('old form') }),
+    ]);
+    expect(lines.join('')).not.toContain(oldSecret);
+  });
+
+  it('lets a receiver on a secret of the old form move to a whsec_ secret without a gap', async () => {
+    const oldSecret = 'crm-shared-secret-for-tests';
+    const deliverToCrm = createDeliverToCrm(
+      depsWith({ url: crm.url, secret: SECRET, previousSecret: oldSecret, timeoutMs: 2000 }),
+    );
+    crm.verifyWith(Buffer.from(oldSecret).toString('base64'));
+    const before = await insertLead(worker.db);
+    expect(await deliverToCrm(jobFor(before))).toBe('delivered');
+    crm.verifyWith(SECRET);
+    const after = await insertLead(worker.db);
+    expect(await deliverToCrm(jobFor(after))).toBe('delivered');
+    expect([...crm.requestsFor(before.crmDeliveryId), ...crm.requestsFor(after.crmDeliveryId)].map((r) => r.verified)).toEqual([
+      true,
+      true,
+    ]);
+  });
+});
+
+function depsWith(webhook: DeliverToCrmDeps['webhook']): DeliverToCrmDeps {
+  return { db: worker.db, logger: worker.deps.logger, webhook, claimTimeoutMs: claimTimeouts(worker.config).crm };
+}
+
+/** The job the queue would run for a lead's lead.created delivery, run here without BullMQ. */
+function jobFor(lead: { leadId: number; crmDeliveryId: number }) {
+  const data = { leadId: lead.leadId, deliveryId: lead.crmDeliveryId, event: 'lead.created' };
+  return new Job(worker.deps.queues.queue('crm'), deliverToCrmJob.name, data, { attempts: deliverToCrmJob.attempts });
+}
 
 describe('crm queue without a CRM configured', () => {
   it('marks the delivery skipped and sends nothing', async () => {

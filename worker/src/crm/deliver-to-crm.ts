@@ -30,7 +30,7 @@ export interface DeliverToCrmDeps {
  * job may overlap (a stalled job recovered while its first run still posts), so only the
  * run that claims the delivery (`sending`, in one statement) posts it. A claim left by a
  * worker that stopped mid-post is taken over once older than the claim timeout: the CRM
- * may then get the post twice, with the same X-Guida-Delivery id to drop the repeat by.
+ * may then get the post twice, with the same webhook-id to drop the repeat by.
  */
 export function createDeliverToCrm(deps: DeliverToCrmDeps) {
   return async function deliverToCrm(job: Job): Promise<string> {
