@@ -1,6 +1,6 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Suspense, lazy, useEffect, useState } from 'react';
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useNavigation } from 'react-router';
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useLocation, useNavigation } from 'react-router';
 import type { Route } from './+types/root';
 import { Spinner } from './components/ui/spinner';
 import { useToasts } from './components/ui/toast-store';
@@ -8,6 +8,7 @@ import { CookieBanner } from './features/consent/cookie-banner';
 import { CookieConsentProvider, useCookieConsent } from './features/consent/cookie-consent';
 import { usePageTracking } from './features/tracking/use-page-tracking';
 import { createQueryClient } from './lib/query-client';
+import { isAdminPage } from './page-paths';
 import './app.css';
 
 // Loaded the first time they are needed: nothing of them is in the prerendered HTML, and
@@ -69,12 +70,14 @@ export default function App() {
     document.documentElement.dataset.hydrated = 'true';
   }, []);
   usePageTracking();
+  // The cookie banner belongs to the public site: an operator at work is not a visitor to ask.
+  const inAdmin = isAdminPage(useLocation().pathname);
   return (
     <QueryClientProvider client={queryClient}>
       <CookieConsentProvider>
         <NavigationSpinner />
         <Outlet />
-        <CookieBanner />
+        {inAdmin ? null : <CookieBanner />}
         <OnDemand />
       </CookieConsentProvider>
     </QueryClientProvider>

@@ -6,8 +6,8 @@ const page = (title: string) =>
   `<!doctype html><html lang="it"><head><title>${title}</title></head><body><h1>${title}</h1></body></html>`;
 
 /**
- * A tiny web build (home, one landing page, the 404 page, an asset) for tests of the site
- * routes: they need pages to serve, not the real build.
+ * A tiny web build (home, one landing page, the 404 page, the admin's app shell, an
+ * asset) for tests of the site routes: they need pages to serve, not the real build.
  */
 export function createSiteFixture() {
   const dir = mkdtempSync(path.join(tmpdir(), 'guida-site-'));
@@ -19,6 +19,7 @@ export function createSiteFixture() {
   write('index.html', page('Guida gratuita'));
   write('trading-svizzera/index.html', page('Trading Svizzera'));
   write('404/index.html', page('Page Not Found'));
+  write('__spa-fallback.html', page('App shell'));
   write('assets/app-abc123.js', 'console.log("ok");');
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
