@@ -111,6 +111,11 @@ export const apiEnvSchema = z
       .optional(),
     FREE_PLACES_TOTAL: intEnv(0, 0, 10_000_000),
     /**
+     * People besides the visitor that "visitors online" and "others reading this page" must
+     * count before the widgets show them (docs/decisions/033); 0 shows every figure.
+     */
+    SOCIAL_PROOF_MIN_OTHERS: intEnv(3, 0, 10_000),
+    /**
      * When the lead and data-rights forms ask for a proof-of-work (docs/decisions/028):
      * `auto` once a client or all clients together pass the thresholds below, `always`, or `off`.
      */

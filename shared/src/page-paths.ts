@@ -36,6 +36,9 @@ export const THANK_YOU_PATHS = ['/grazie-italia', '/grazie-svizzera', '/grazie',
 
 export const ADMIN_PATHS = ['/admin-login', '/admin/login', '/admin-dashboard', '/admin/dashboard'] as const;
 
+/** The admin area's pages (client-side routes); any other path under /admin is unknown. */
+export const isAdminPage = (path: string) => (ADMIN_PATHS as readonly string[]).includes(path);
+
 /** Prerendered for unknown paths; the API serves it with HTTP 404. */
 export const NOT_FOUND_PATH = '/404';
 

@@ -1,11 +1,12 @@
 import { Suspense, lazy, useEffect, useState } from 'react';
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useNavigation } from 'react-router';
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useLocation, useNavigation } from 'react-router';
 import type { Route } from './+types/root';
 import { Spinner } from './components/ui/spinner';
 import { useToasts } from './components/ui/toast-store';
 import { CookieBanner } from './features/consent/cookie-banner';
 import { CookieConsentProvider, useCookieConsent } from './features/consent/cookie-consent';
 import { usePageTracking } from './features/tracking/use-page-tracking';
+import { isAdminPage } from './page-paths';
 import './app.css';
 
 // Loaded the first time they are needed: nothing of them is in the prerendered HTML, and
@@ -66,11 +67,13 @@ export default function App() {
     document.documentElement.dataset.hydrated = 'true';
   }, []);
   usePageTracking();
+  // The cookie banner belongs to the public site: an operator at work is not a visitor to ask.
+  const inAdmin = isAdminPage(useLocation().pathname);
   return (
     <CookieConsentProvider>
       <NavigationSpinner />
       <Outlet />
-      <CookieBanner />
+      {inAdmin ? null : <CookieBanner />}
       <OnDemand />
     </CookieConsentProvider>
   );

@@ -2,9 +2,10 @@ import { spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminMessages } from '@guida/shared/messages';
+import { adminMessages, cookieTexts, notFoundPage } from '@guida/shared/messages';
 import { insertLead } from '@guida/testing/lead-fixture';
 import { axeViolations } from './axe';
+import { afterIdleWork } from './idle';
 import { launchChromium, openPage, startSite, type Site } from './site-harness';
 
 const USERNAME = 'operatrice';
@@ -44,6 +45,34 @@ afterAll(async () => {
 });
 
 describe('admin area in the browser', () => {
+  it.each([
+    { width: 360, height: 740 },
+    { width: 1280, height: 800 },
+  ])('answers unknown admin paths with 404 and shows no public cookie banner in the admin (%o)', async (viewport) => {
+    // The browser reports the unknown path's 404 as a failed resource, and so the login
+    // page's question for a session (401 when signed out).
+    const { page, close, consoleErrors } = await openPage(browser, { viewport, allowConsoleErrors: /status of (401|404)/ });
+    const banner = page.getByRole('region', { name: cookieTexts.bannerTitle });
+
+    const unknown = await page.goto(`${site.baseUrl}/admin/impostazioni`);
+    expect(unknown?.status()).toBe(404);
+    await page.getByRole('heading', { level: 1, name: notFoundPage.title }).waitFor();
+    // Not the admin: the public page it is shows the public banner to a visitor who has not chosen.
+    await banner.waitFor();
+
+    for (const path of ['/admin/login', '/admin-login']) {
+      const login = await page.goto(`${site.baseUrl}${path}`);
+      expect(login?.status(), path).toBe(200);
+      await page.waitForSelector('html[data-hydrated="true"]');
+      await page.getByLabel('Nome utente').waitFor();
+      await afterIdleWork(page);
+      expect(await banner.count(), path).toBe(0);
+      expect(await page.getByRole('button', { name: 'Accedi' }).isVisible()).toBe(true);
+    }
+    expect(consoleErrors).toEqual([]);
+    await close();
+  });
+
   it('refuses a wrong password with the generic message and keeps the form usable', async () => {
     const { page, close, consoleErrors } = await openPage(browser, { allowConsoleErrors: /401/ });
     await page.goto(`${site.baseUrl}/admin-login`);
@@ -69,6 +98,8 @@ describe('admin area in the browser', () => {
 
     const table = page.getByRole('region', { name: 'Tabella dei lead' });
     await expect.poll(() => table.getByRole('row').count()).toBe(3);
+    await afterIdleWork(page);
+    expect(await page.getByRole('region', { name: cookieTexts.bannerTitle }).count()).toBe(0);
     expect(await axeViolations(page)).toEqual([]);
 
     await page.getByLabel('Cerca').fill('bianchi');

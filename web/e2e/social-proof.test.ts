@@ -1,6 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cookieTexts } from '@guida/shared/messages';
+import { axeViolations } from './axe';
 import { gotoInteractive, launchChromium, openPage, startSite, type Site } from './site-harness';
 
 let browser: Browser;
@@ -20,41 +21,60 @@ async function withSite(env: Record<string, string>, run: (site: Site) => Promis
   }
 }
 
-/** A page view sent to the API from another visitor's address: they are online. */
-async function visitFrom(site: Site, ip: string, path: string) {
+/**
+ * A page view sent to the API from `ip`: that client is online, on `path`. Without an
+ * address it comes from this machine, as the test browser's requests do: the visitor is
+ * then counted before the page asks for the figures, whenever its own events arrive.
+ */
+async function visitFrom(site: Site, ip: string | null, path: string) {
   const response = await fetch(`${site.baseUrl}/api/analytics/page-view`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': ip },
-    body: JSON.stringify({ sessionId: `lettore-${ip.replace(/\W/g, '-')}-000000000`, path }),
+    headers: { 'Content-Type': 'application/json', ...(ip ? { 'X-Forwarded-For': ip } : {}) },
+    body: JSON.stringify({ sessionId: `lettore-${(ip ?? 'questo-visitatore').replace(/\W/g, '-')}-000000000`, path }),
   });
   expect(response.status).toBe(202);
 }
 
-/** Real activity: two other readers of /, one elsewhere, a Swiss SMS sent, a download. */
-async function seed(site: Site) {
-  const now = site.db.fn.now();
-  await visitFrom(site, '203.0.113.1', '/');
-  await visitFrom(site, '203.0.113.2', '/');
+/** The visitor and `others` more readers of `path`, and one reader elsewhere. */
+async function readers(site: Site, path: string, others: number) {
+  await visitFrom(site, null, path);
+  for (let index = 1; index <= others; index += 1) await visitFrom(site, `203.0.113.${index}`, path);
   await visitFrom(site, '2001:db8::1', '/privacy');
+}
+
+/** A guide sent by SMS `minutesAgo` to a phone of `country`, and downloaded. */
+async function delivery(site: Site, country: 'IT' | 'CH', minutesAgo: number) {
+  const sentAt = site.db.raw(`now() - make_interval(mins => ${minutesAgo})`);
   const [lead] = await site.db('ebook_requests')
-    .insert({ nome: 'Ada', cognome: 'Riva', email: 'ada@example.ch', telefono: '+41790000001', gdpr_consent: true, country: 'CH' })
+    .insert({
+      nome: 'Ada',
+      cognome: 'Riva',
+      email: `ada.${country.toLowerCase()}@example.ch`,
+      telefono: country === 'CH' ? '+41790000001' : '+393470000001',
+      gdpr_consent: true,
+      country,
+    })
     .returning('id');
-  await site.db('sms_messages').insert({ lead_id: lead.id, status: 'delivered', sent_at: now });
+  await site.db('sms_messages').insert({ lead_id: lead.id, status: 'delivered', sent_at: sentAt });
   await site.db('guide_downloads').insert({ lead_id: lead.id });
 }
+
+const PHONE = { width: 360, height: 740 };
+const DESKTOP = { width: 1280, height: 800 };
 
 describe('social proof', () => {
   it('shows only real figures and real recent deliveries, and the popup can be closed', async () => {
     await withSite({}, async (site) => {
-      await seed(site);
+      await readers(site, '/', 3);
+      await delivery(site, 'CH', 5);
       const { page, close } = await openPage(browser);
       await gotoInteractive(page, `${site.baseUrl}/`);
       const box = page.getByRole('complementary', { name: 'Attività sul sito' });
       await expect.poll(() => box.count()).toBe(1);
       expect(await box.getByRole('listitem').allTextContents()).toEqual([
-        '3 visitatori online',
+        '5 visitatori online',
         '1 guida scaricata nelle ultime 2 ore',
-        '1 altra persona sta leggendo questa pagina',
+        '3 altre persone stanno leggendo questa pagina',
       ]);
 
       const popup = page.getByRole('complementary', { name: 'Attività recente' });
@@ -67,6 +87,59 @@ describe('social proof', () => {
       expect(text).not.toContain('Ada');
       await popup.getByRole('button', { name: 'Chiudi le notifiche di attività' }).click();
       expect(await popup.count()).toBe(0);
+      await close();
+    });
+  }, 60_000);
+
+  it.each([PHONE, DESKTOP])('shows the widgets on Swiss topic and city pages, the Swiss popup telling of Swiss deliveries only (%o)', async (viewport) => {
+    await withSite({}, async (site) => {
+      await readers(site, '/oro-svizzera', 3);
+      // The newest delivery is Italian: a popup with the whole list would show it first.
+      await delivery(site, 'IT', 2);
+      await delivery(site, 'CH', 20);
+      // axe runs in the page (bypassing the CSP, as in accessibility.test.ts).
+      const { page, close, consoleErrors } = await openPage(browser, { viewport, bypassCSP: true });
+      await gotoInteractive(page, `${site.baseUrl}/oro-svizzera`);
+      const box = page.getByRole('complementary', { name: 'Attività sul sito' });
+      await expect.poll(() => box.count()).toBe(1);
+      expect(await box.getByRole('listitem').allTextContents()).toEqual([
+        '5 visitatori online',
+        '2 guide scaricate nelle ultime 2 ore',
+        '3 altre persone stanno leggendo questo articolo',
+      ]);
+      // Under the article's form at every width, not over the article's text.
+      await box.scrollIntoViewIfNeeded();
+      const [boxArea, formSection] = await Promise.all([box.boundingBox(), page.locator('[data-track-section="guide-request"]').boundingBox()]);
+      expect(boxArea!.x).toBeGreaterThanOrEqual(formSection!.x);
+      expect(boxArea!.x + boxArea!.width).toBeLessThanOrEqual(formSection!.x + formSection!.width);
+      expect(boxArea!.y).toBeGreaterThanOrEqual(formSection!.y);
+      expect(boxArea!.y + boxArea!.height).toBeLessThanOrEqual(formSection!.y + formSection!.height);
+      const popup = page.getByRole('complementary', { name: 'Attività recente' });
+      await expect.poll(() => popup.count(), { timeout: 15_000 }).toBe(1);
+      expect(await popup.textContent()).toContain('Un visitatore dalla Svizzera ha ricevuto la guida');
+      expect(await axeViolations(page)).toEqual([]);
+
+      // A city page: the whole list, newest first; the visitor is its only reader.
+      await gotoInteractive(page, `${site.baseUrl}/trading-milano`);
+      await expect.poll(() => box.getByRole('listitem').allTextContents()).toEqual(['5 visitatori online', '2 guide scaricate nelle ultime 2 ore']);
+      await expect.poll(() => popup.count(), { timeout: 15_000 }).toBe(1);
+      expect(await popup.textContent()).toContain("Un visitatore dall'Italia ha ricevuto la guida");
+      expect(consoleErrors).toEqual([]);
+      await close();
+    });
+  }, 90_000);
+
+  it.each([PHONE, DESKTOP])('counts no crowd below 3 other visitors: the visitor alone, or with two others, sees no visitor count (%o)', async (viewport) => {
+    await withSite({}, async (site) => {
+      await readers(site, '/etf-vs-oro', 1);
+      await delivery(site, 'IT', 5);
+      const { page, close, consoleErrors } = await openPage(browser, { viewport });
+      await gotoInteractive(page, `${site.baseUrl}/etf-vs-oro`);
+      // The box comes with the figures: only the download, nobody online or reading.
+      const box = page.getByRole('complementary', { name: 'Attività sul sito' });
+      await expect.poll(() => box.count()).toBe(1);
+      expect(await box.getByRole('listitem').allTextContents()).toEqual(['1 guida scaricata nelle ultime 2 ore']);
+      expect(consoleErrors).toEqual([]);
       await close();
     });
   }, 60_000);

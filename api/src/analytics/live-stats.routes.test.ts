@@ -8,8 +8,8 @@ import { createTestApi, validLead, type TestApi } from '../testing/test-api';
 let api: TestApi;
 
 beforeAll(async () => {
-  // No cache: each call sees what is stored right now.
-  api = await createTestApi({ FREE_PLACES_TOTAL: '100', LIVE_STATS_CACHE_SECONDS: '0' });
+  // No cache: each call sees what is stored right now; every count of people answered.
+  api = await createTestApi({ FREE_PLACES_TOTAL: '100', LIVE_STATS_CACHE_SECONDS: '0', SOCIAL_PROOF_MIN_OTHERS: '0' });
 });
 afterAll(async () => {
   await api.close();
@@ -70,7 +70,7 @@ describe('GET /api/live-stats', () => {
   });
 
   it('cannot be inflated: one request with 50 invented sessions, or one client with many, is one visitor', async () => {
-    const crowd = await createTestApi({ LIVE_STATS_CACHE_SECONDS: '0' });
+    const crowd = await createTestApi({ LIVE_STATS_CACHE_SECONDS: '0', SOCIAL_PROOF_MIN_OTHERS: '0' });
     try {
       const figures = async () => (await request(crowd.app).get('/api/live-stats?path=/').expect(200)).body as LiveStats;
       expect(await figures()).toMatchObject({ visitorsOnline: 0, readersOfPage: 0 });
@@ -85,6 +85,39 @@ describe('GET /api/live-stats', () => {
       expect((await figures()).visitorsOnline).toBe(2);
     } finally {
       await crowd.close();
+    }
+  });
+
+  it('answers a count of people only from 3 others besides the visitor up (the default), or the configured threshold', async () => {
+    const [byDefault, strict] = await Promise.all([
+      createTestApi({ LIVE_STATS_CACHE_SECONDS: '0' }),
+      createTestApi({ LIVE_STATS_CACHE_SECONDS: '0', SOCIAL_PROOF_MIN_OTHERS: '5' }),
+    ]);
+    try {
+      const figures = async (target: TestApi) =>
+        (await request(target.app).get('/api/live-stats?path=/oro-svizzera').expect(200)).body as LiveStats;
+      const arrive = (count: number, from: number) =>
+        Promise.all(
+          [byDefault, strict].flatMap((target) =>
+            Array.from({ length: count }, (_, index) => visit(target, `198.51.100.${from + index}`, '/oro-svizzera', sessionIds(1))),
+          ),
+        );
+      // The visitor alone, then with two others: nobody is shown.
+      await arrive(1, 1);
+      expect(await figures(byDefault)).toMatchObject({ visitorsOnline: 0, readersOfPage: 0 });
+      await arrive(2, 2);
+      expect(await figures(byDefault)).toMatchObject({ visitorsOnline: 0, readersOfPage: 0 });
+      // Three others: the real counts; elsewhere on the site counts for the site only.
+      await arrive(1, 4);
+      expect(await figures(byDefault)).toMatchObject({ visitorsOnline: 4, readersOfPage: 4 });
+      await visit(byDefault, '198.51.100.90', '/', sessionIds(1));
+      expect(await figures(byDefault)).toMatchObject({ visitorsOnline: 5, readersOfPage: 4 });
+      // A stricter threshold: five others.
+      expect(await figures(strict)).toMatchObject({ visitorsOnline: 0, readersOfPage: 0 });
+      await arrive(2, 5);
+      expect(await figures(strict)).toMatchObject({ visitorsOnline: 6, readersOfPage: 6 });
+    } finally {
+      await Promise.all([byDefault.close(), strict.close()]);
     }
   });
 

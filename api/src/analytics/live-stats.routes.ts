@@ -16,9 +16,10 @@ const querySchema = z.object({ path: z.string({ error: analyticsMessages.path })
 const RECENT_DELIVERIES = 8;
 
 /**
- * GET /api/live-stats?path=: the real figures behind the widgets, for the site's pages
- * only (404 otherwise), cached a few seconds per page so a crowd of visitors costs one
- * query every few seconds, and limited per client.
+ * GET /api/live-stats?path=: the real figures behind the widgets (counts of people only
+ * from a threshold up), for the site's pages only (404 otherwise), cached a few seconds
+ * per page so a crowd of visitors costs one query every few seconds, and limited per
+ * client.
  */
 export function liveStatsRouter(deps: ApiDeps) {
   const perClient = createRateLimit({
@@ -29,6 +30,12 @@ export function liveStatsRouter(deps: ApiDeps) {
   });
   const ttlMs = deps.config.LIVE_STATS_CACHE_SECONDS * 1000;
   const placesTotal = deps.config.FREE_PLACES_TOTAL > 0 ? deps.config.FREE_PLACES_TOTAL : null;
+  // A count of people is answered only when it holds at least SOCIAL_PROOF_MIN_OTHERS
+  // besides the visitor asking (who is among them once their own events arrived), else 0
+  // and the widget leaves its line out: a visitor alone is no social proof, and a figure of
+  // one or two would tell who else is reading (docs/decisions/033).
+  const minimumShown = deps.config.SOCIAL_PROOF_MIN_OTHERS + 1;
+  const shown = (people: number) => (people >= minimumShown ? people : 0);
   const cache = new Map<string, { at: number; stats: Promise<LiveStats> }>();
 
   async function compute(path: string): Promise<LiveStats> {
@@ -42,7 +49,8 @@ export function liveStatsRouter(deps: ApiDeps) {
       recentDeliveries(deps.db, RECENT_DELIVERIES),
     ]);
     return {
-      ...online,
+      visitorsOnline: shown(online.visitorsOnline),
+      readersOfPage: shown(online.readersOfPage),
       guideRequestsLast2h: figures.requests_last_2h,
       downloadsLast2h: figures.downloads_last_2h,
       recentDeliveries: deliveries.map((row) => ({ at: row.sent_at.toISOString(), country: row.country })),

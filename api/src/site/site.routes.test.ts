@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_PATHS } from '@guida/shared/page-paths';
 import { PERMISSIONS_POLICY } from '../http/security-headers';
 import { createSiteFixture } from '../testing/site-fixture';
 import { createTestApi, type TestApi } from '../testing/test-api';
@@ -32,6 +33,24 @@ describe('the site routes', () => {
     }
     // An encoded backslash is a character of a path of this site, not a separator.
     expect((await request(api.app).get('/%5Cevil.example/')).headers.location).toBe('/%5Cevil.example');
+  });
+
+  it('serves the admin pages the app shell, answers unknown /admin paths 404 and sends /admin to the dashboard', async () => {
+    for (const path of ADMIN_PATHS) {
+      const response = await request(api.app).get(path);
+      expect(response.status, path).toBe(200);
+      expect(response.text, path).toContain('App shell');
+      expect(response.headers['x-robots-tag'], path).toBe('noindex, nofollow');
+    }
+    for (const path of ['/admin/nulla', '/admin/dashboard/lead/1', '/admin/login.php', '/admin-qualcosa', '/administrator']) {
+      const response = await request(api.app).get(path);
+      expect(response.status, path).toBe(404);
+      expect(response.text, path).toContain('Page Not Found');
+    }
+    const folder = await request(api.app).get('/admin');
+    expect(folder.status).toBe(302);
+    expect(folder.headers.location).toBe('/admin/dashboard');
+    expect((await request(api.app).get('/admin/')).headers.location).toBe('/admin');
   });
 
   it('only ever names a path of this site as the target', () => {

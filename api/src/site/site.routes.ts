@@ -1,10 +1,11 @@
 import { Router, type Request, type Response } from 'express';
+import { isAdminPage, type ADMIN_PATHS } from '@guida/shared/page-paths';
 import type { ApiDeps } from '../dependencies';
 import { contentSecurityPolicy } from '../http/content-security-policy';
 import { loadStaticSite, type SitePage } from './static-site';
 
-/** Client-side routes of the admin area: they get the app shell, not prerendered HTML. */
-const ADMIN_ROUTE = /^\/(admin(\/.*)?|admin-login|admin-dashboard)$/;
+/** Where an operator who types just the admin folder wants to go (it signs them in first). */
+const ADMIN_HOME: (typeof ADMIN_PATHS)[number] = '/admin/dashboard';
 
 /**
  * `/page/` → `/page`, only when the result is a path of this site: a Location of
@@ -97,9 +98,15 @@ export function siteRouter(deps: ApiDeps) {
     }
     const page = site.pages.get(req.path);
     if (page) return sendPage(req, res, page, 200);
-    if (ADMIN_ROUTE.test(req.path)) {
+    // The admin area's pages are client-side routes: they get the app shell, not
+    // prerendered HTML. Any other path under /admin is unknown, and answered as such.
+    if (isAdminPage(req.path)) {
       res.setHeader('X-Robots-Tag', 'noindex, nofollow');
       return sendPage(req, res, site.spaFallback, 200);
+    }
+    if (req.path === '/admin') {
+      res.redirect(302, ADMIN_HOME);
+      return;
     }
     return sendPage(req, res, site.notFound, 404);
   });

@@ -7,9 +7,9 @@ const page = (title: string) =>
   `<!doctype html><html lang="it"><head><title>${title}</title></head><body><h1>${title}</h1></body></html>`;
 
 /**
- * A tiny web build (home, one landing page, the 404 page, an asset; home and asset with
- * their precompressed variants) for tests of the site
- * routes: they need pages to serve, not the real build.
+ * A tiny web build (home, one landing page, the 404 page, the admin's app shell, an
+ * asset; home and asset with their precompressed variants) for tests of the site routes:
+ * they need pages to serve, not the real build.
  */
 export function createSiteFixture() {
   const dir = mkdtempSync(path.join(tmpdir(), 'guida-site-'));
@@ -23,6 +23,7 @@ export function createSiteFixture() {
   write('index.html.gz', gzipSync(page('Guida gratuita')));
   write('trading-svizzera/index.html', page('Trading Svizzera'));
   write('404/index.html', page('Page Not Found'));
+  write('__spa-fallback.html', page('App shell'));
   write('assets/app-abc123.js', 'console.log("ok");');
   write('assets/app-abc123.js.br', brotliCompressSync('console.log("ok");'));
   write('assets/app-abc123.js.gz', gzipSync('console.log("ok");'));

@@ -140,6 +140,7 @@ export interface IngestedEvent {
 
 /** GET /api/live-stats */
 export const liveStatsSchema = z.object({
+  /** Clients online (the asking visitor included), and those on the page: 0 below the API's threshold. */
   visitorsOnline: z.number().int().min(0),
   readersOfPage: z.number().int().min(0),
   guideRequestsLast2h: z.number().int().min(0),

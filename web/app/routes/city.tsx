@@ -4,6 +4,7 @@ import { ArticlePage } from '../components/article/article-page';
 import { GuideRequestSection } from '../components/article/guide-request-section';
 import { cityPages } from '../content/cities';
 import type { ArticleSection, CityPage } from '../content/types';
+import { SocialProof } from '../features/social-proof/social-proof';
 import { metaTags } from '../lib/seo';
 import { pageSeo, pathOf } from '../seo.server';
 import type { Route } from './+types/city';
@@ -47,14 +48,17 @@ export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?
 export default function City({ loaderData }: Route.ComponentProps) {
   const { city, sections } = loaderData;
   return (
-    <ArticlePage heading={city.heading} intro={city.intro}>
-      <ArticleBody sections={sections} />
-      <GuideRequestSection
-        title={`Impara le basi prima di iniziare ${city.inCity}`}
-        text="La guida gratuita spiega come funzionano i mercati, i rischi della leva e come riconoscere un intermediario autorizzato."
-        ebookType="general"
-        landingPath={city.path}
-      />
-    </ArticlePage>
+    <>
+      <ArticlePage heading={city.heading} intro={city.intro}>
+        <ArticleBody sections={sections} />
+        <GuideRequestSection
+          title={`Impara le basi prima di iniziare ${city.inCity}`}
+          text="La guida gratuita spiega come funzionano i mercati, i rischi della leva e come riconoscere un intermediario autorizzato."
+          ebookType="general"
+          landingPath={city.path}
+        />
+      </ArticlePage>
+      <SocialProof path={city.path} pageType="article" />
+    </>
   );
 }

@@ -3,6 +3,7 @@ import { ArticleBody } from '../components/article/article-body';
 import { ArticlePage } from '../components/article/article-page';
 import { GuideRequestSection } from '../components/article/guide-request-section';
 import { topicPages } from '../content/topics';
+import { SocialProof } from '../features/social-proof/social-proof';
 import { metaTags } from '../lib/seo';
 import { pageSeo, pathOf } from '../seo.server';
 import type { Route } from './+types/topic';
@@ -24,9 +25,13 @@ export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?
 export default function Topic({ loaderData }: Route.ComponentProps) {
   const { topic, related } = loaderData;
   return (
-    <ArticlePage heading={topic.heading} intro={topic.intro} related={related}>
-      <ArticleBody sections={topic.sections} />
-      <GuideRequestSection title={topic.cta.title} text={topic.cta.text} ebookType={topic.ebookType} landingPath={topic.path} />
-    </ArticlePage>
+    <>
+      <ArticlePage heading={topic.heading} intro={topic.intro} related={related}>
+        <ArticleBody sections={topic.sections} />
+        <GuideRequestSection title={topic.cta.title} text={topic.cta.text} ebookType={topic.ebookType} landingPath={topic.path} />
+      </ArticlePage>
+      {/* A Swiss article's popup tells of Swiss deliveries only. */}
+      <SocialProof path={topic.path} pageType="article" isSwiss={topic.country === 'CH'} />
+    </>
   );
 }

@@ -20,18 +20,21 @@ export function ArticlePage(props: {
   return (
     // Every article ends with the guide form (GuideRequestSection).
     <PublicLayout guideFormOnPage>
-      <article data-track-section="article" className="mx-auto max-w-3xl px-4 pt-10">
-        <nav aria-label="Percorso" className="text-sm text-slate-600">
-          <Link to="/" className="underline">
-            Home
-          </Link>{' '}
-          / <span>{props.heading}</span>
-        </nav>
-        <h1 className="mt-4 text-3xl font-extrabold leading-tight text-slate-900 md:text-4xl">{props.heading}</h1>
-        <p className="mt-4 text-lg leading-relaxed text-slate-700">{props.intro}</p>
+      {/* Reading time is tracked per part: the intro, each chapter, the form, the related pages. */}
+      <article className="mx-auto max-w-3xl px-4 pt-10">
+        <header data-track-section="intro">
+          <nav aria-label="Percorso" className="text-sm text-slate-600">
+            <Link to="/" className="underline">
+              Home
+            </Link>{' '}
+            / <span>{props.heading}</span>
+          </nav>
+          <h1 className="mt-4 text-3xl font-extrabold leading-tight text-slate-900 md:text-4xl">{props.heading}</h1>
+          <p className="mt-4 text-lg leading-relaxed text-slate-700">{props.intro}</p>
+        </header>
         {props.children}
         {props.related?.length ? (
-          <nav aria-labelledby="correlati" className="mt-12">
+          <nav data-track-section="related" aria-labelledby="correlati" className="mt-12">
             <h2 id="correlati" className="text-xl font-bold">
               Approfondimenti correlati
             </h2>

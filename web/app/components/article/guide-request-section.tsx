@@ -5,7 +5,7 @@ import { WidgetSlot } from '../layout/widget-slot';
 /** The call to the guide form at the end of an article. */
 export function GuideRequestSection(props: { title: string; text: string; ebookType: EbookType; landingPath: string }) {
   return (
-    <section aria-label="Richiedi la guida" className="mt-14 rounded-2xl bg-gradient-to-br from-slate-900 to-emerald-900 p-6 text-white md:p-10">
+    <section data-track-section="guide-request" aria-label="Richiedi la guida" className="mt-14 rounded-2xl bg-gradient-to-br from-slate-900 to-emerald-900 p-6 text-white md:p-10">
       <div className="grid gap-8 md:grid-cols-2 md:items-center">
         <div>
           <h2 className="text-2xl font-bold">{props.title}</h2>
@@ -20,7 +20,8 @@ export function GuideRequestSection(props: { title: string; text: string; ebookT
             subtitle="Il link personale arriva via SMS in pochi secondi."
             submitLabel="Ricevi la guida gratuita"
           />
-          <WidgetSlot />
+          {/* The article's text runs through the left half of wide screens: the widgets stay here. */}
+          <WidgetSlot floating={false} />
         </div>
       </div>
     </section>

@@ -29,13 +29,18 @@ function subscribe(listener: () => void) {
  * guide form. On phones the slot is part of the page, so the boxes follow the form instead
  * of floating over it; from the md breakpoint it is a column fixed at the bottom left,
  * above the cookie banner, in the left half of the screen that the form column never
- * reaches (decision 031).
+ * reaches (decision 031). Not `floating`: under the form at every width, for pages whose
+ * text runs through the left half of wide screens (articles).
  */
-export function WidgetSlot() {
+export function WidgetSlot({ floating = true }: { floating?: boolean }) {
   return (
     <div
       ref={attachSlot}
-      className="flex flex-col gap-3 empty:hidden md:fixed md:bottom-[calc(var(--cookie-banner-height,0px)+2rem)] md:left-4 md:z-30 md:w-72 md:max-w-[calc(50vw-2rem)]"
+      className={
+        floating
+          ? 'flex flex-col gap-3 empty:hidden md:fixed md:bottom-[calc(var(--cookie-banner-height,0px)+2rem)] md:left-4 md:z-30 md:w-72 md:max-w-[calc(50vw-2rem)]'
+          : 'flex flex-col gap-3 empty:hidden'
+      }
     />
   );
 }

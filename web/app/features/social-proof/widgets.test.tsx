@@ -22,11 +22,14 @@ describe('visitor box', () => {
     expect(html).toContain('3 altre persone stanno leggendo questa pagina');
   });
 
-  it('leaves out lines without a figure, and hides when nothing is true to show', () => {
-    const alone = renderToStaticMarkup(<VisitorBox stats={stats({ visitorsOnline: 1, readersOfPage: 1 })} pageType="article" />);
-    expect(alone).toContain('1 visitatore online');
-    expect(alone).not.toContain('leggendo');
-    expect(alone).not.toContain('scaricat');
+  it('leaves out lines without a figure (counts of people below the API threshold arrive as 0), and hides when nothing is true to show', () => {
+    const fewPeople = renderToStaticMarkup(<VisitorBox stats={stats({ downloadsLast2h: 1 })} pageType="article" />);
+    expect(fewPeople).toContain('1 guida scaricata nelle ultime 2 ore');
+    expect(fewPeople).not.toContain('online');
+    expect(fewPeople).not.toContain('leggendo');
+    expect(renderToStaticMarkup(<VisitorBox stats={stats({ visitorsOnline: 4, readersOfPage: 4 })} pageType="article" />)).toContain(
+      '3 altre persone stanno leggendo questo articolo',
+    );
     expect(renderToStaticMarkup(<VisitorBox stats={stats({})} />)).toBe('');
   });
 });

@@ -3,6 +3,7 @@ import { useLocation } from 'react-router';
 import { whenIdle } from '../../lib/after-hydration';
 import { onPageHide, secondsOnPage, startPage, track, whenIdleOrLeaving, withoutQuery } from './tracker';
 import { lastFocusedField } from './use-form-tracking';
+import { viewedSection } from './viewed-section';
 import { visitorEnvironment } from './visitor-environment';
 
 const secondsSince = (start: number) => Math.round((Date.now() - start) / 1000);
@@ -10,7 +11,7 @@ const secondsSince = (start: number) => Math.round((Date.now() - start) / 1000);
 /**
  * A page view on every navigation (the site changes pages without reloading), a
  * page_exit with the time on page when the visitor leaves, and the time spent on each
- * section (the one at least half visible) reported when it changes and on exit.
+ * section (the one being read, see viewedSection) reported when it changes and on exit.
  */
 export function usePageTracking() {
   const location = useLocation();
@@ -44,36 +45,45 @@ export function usePageTracking() {
   useEffect(() => {
     const path = location.pathname;
     let current: { name: string; since: number } | null = null;
-    const visible = new Map<string, number>();
+    // Each report covers the time since the last one: a page hidden and shown again
+    // (back-forward cache) does not count the same seconds twice.
     const report = () => {
       if (!current) return;
       track({ type: 'section-view', section: current.name, timeSpent: Math.min(secondsSince(current.since), 86_400), path });
+      current.since = Date.now();
     };
-    let observer: IntersectionObserver | undefined;
+    let sections: HTMLElement[] = [];
+    let frame = 0;
+    const update = () => {
+      frame = 0;
+      const boxes = sections.map((element) => {
+        const { top, bottom } = element.getBoundingClientRect();
+        return { name: element.dataset.trackSection!, top, bottom };
+      });
+      const viewed = viewedSection(boxes, window.innerHeight);
+      if (viewed === (current?.name ?? null)) return;
+      report();
+      current = viewed ? { name: viewed, since: Date.now() } : null;
+    };
+    // Measured at most once a frame while the page scrolls or resizes: an observer's ratio
+    // thresholds cannot tell when a section fills half the screen (that depends on its height).
+    const schedule = () => {
+      frame ||= requestAnimationFrame(update);
+    };
     const observe = () => {
-      observer = new IntersectionObserver(
-        (entries) => {
-          for (const entry of entries) {
-            const name = (entry.target as HTMLElement).dataset.trackSection!;
-            if (entry.intersectionRatio >= 0.5) visible.set(name, entry.intersectionRatio);
-            else visible.delete(name);
-          }
-          const top = [...visible.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
-          if (top && top !== current?.name) {
-            report();
-            current = { name: top, since: Date.now() };
-          }
-        },
-        { threshold: [0, 0.5, 0.75, 1] },
-      );
-      for (const element of document.querySelectorAll<HTMLElement>('[data-track-section]')) observer.observe(element);
+      sections = [...document.querySelectorAll<HTMLElement>('[data-track-section]')];
+      window.addEventListener('scroll', schedule, { passive: true });
+      window.addEventListener('resize', schedule, { passive: true });
+      update();
     };
     const cancelObserving = whenIdle(observe);
     const stopReportingOnHide = onPageHide(report);
     return () => {
       cancelObserving();
       report();
-      observer?.disconnect();
+      window.removeEventListener('scroll', schedule);
+      window.removeEventListener('resize', schedule);
+      cancelAnimationFrame(frame);
       stopReportingOnHide();
     };
   }, [location.pathname]);
