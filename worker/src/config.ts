@@ -53,6 +53,11 @@ export const workerEnvSchema = z
       .string()
       .min(32, { error: 'must be at least 32 characters' })
       .default(DEVELOPMENT_LINK_TOKEN_SECRET),
+    /**
+     * Port of the worker's own HTTP server: GET /health (Redis and PostgreSQL reachable)
+     * and GET /metrics (with METRICS_TOKEN). Each worker process on a host needs its own.
+     */
+    WORKER_METRICS_PORT: intEnv(9464, 1, 65_535),
     /** Jobs each worker process runs at once, per queue. */
     WORKER_CONCURRENCY: intEnv(50, 1, 1000),
     /** Base delays of the jittered exponential retries, per queue. */
