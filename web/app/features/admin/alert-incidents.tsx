@@ -22,7 +22,8 @@ function IncidentDetails({ incident }: { incident: AlertIncident }) {
  * measurements change at every refresh; a status line announces the count of open ones.
  */
 export function AlertIncidents() {
-  const { data } = useAlertIncidents();
+  // Durations as of the last refresh (every few seconds), so a render stays pure.
+  const { data, dataUpdatedAt } = useAlertIncidents();
   const open = data?.open ?? [];
   const resolved = data?.resolved ?? [];
   return (
@@ -40,7 +41,7 @@ export function AlertIncidents() {
               <li key={incident.id}>
                 <h3 className="font-semibold">{ALERT_TITLES[incident.kind]}</h3>
                 <p className="text-sm">
-                  {t.since} {formatDateTime(incident.openedAt)} (da {formatDuration((Date.now() - Date.parse(incident.openedAt)) / 1000)})
+                  {t.since} {formatDateTime(incident.openedAt)} (da {formatDuration((dataUpdatedAt - Date.parse(incident.openedAt)) / 1000)})
                 </p>
                 <IncidentDetails incident={incident} />
               </li>
