@@ -69,7 +69,7 @@ export const alertsQueue: QueueDeclaration = {
           await deps.queues.queue('alerts').add(
             sendAlertNotificationsJob.name,
             {},
-            { deduplication: { id: sendAlertNotificationsJob.name }, removeOnComplete: 100, removeOnFail: 100 },
+            { deduplication: { id: sendAlertNotificationsJob.name, keepLastIfActive: true }, removeOnComplete: 100, removeOnFail: 100 },
           );
         }
         return evaluation;
