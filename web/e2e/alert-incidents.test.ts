@@ -1,20 +1,18 @@
 import { spawnSync } from 'node:child_process';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ALERT_TITLES, alertDetailLines, alertTexts } from '@guida/shared/alerts';
 import { axeViolations } from './axe';
-import { launchChromium, openPage, startSite, type Site } from './site-harness';
+import { openPage, useSiteAndBrowser } from './site-harness';
 
 const USERNAME = 'reperibile';
 const PASSWORD = 'Corretta!Cavallo42';
 const crmDetails = { failingMinutes: 42, thresholdMinutes: 15, failedDeliveries: 7, lastHttpStatus: 503 };
 const p95Details = { p95Seconds: 104.5, thresholdSeconds: 90, sms: 31, windowMinutes: 10 };
 
-let site: Site;
-let browser: Browser;
 let openIds: number[];
+const e2e = useSiteAndBrowser();
 beforeAll(async () => {
-  [site, browser] = await Promise.all([startSite(), launchChromium()]);
+  const { site } = e2e;
   const created = spawnSync(process.execPath, ['api/dist/create-admin.js', '--username', USERNAME], {
     env: { PATH: process.env.PATH ?? '', DATABASE_URL: site.databaseUrl, ADMIN_PASSWORD: PASSWORD },
     encoding: 'utf8',
@@ -35,13 +33,10 @@ beforeAll(async () => {
     .returning<{ id: number; kind: string }[]>(['id', 'kind']);
   openIds = rows.filter((row) => row.kind === 'crm_failing').map((row) => row.id);
 });
-afterAll(async () => {
-  await browser?.close();
-  await site?.stop();
-});
 
 describe('alert incidents in the admin', () => {
   it('shows the open incidents in a red banner on every tab, the resolved ones behind a disclosure usable from the keyboard', async () => {
+    const { site, browser } = e2e;
     const { page, close, consoleErrors } = await openPage(browser);
     await page.goto(`${site.baseUrl}/admin/login`);
     await page.getByLabel('Nome utente').fill(USERNAME);
