@@ -70,3 +70,11 @@ export const VARIANT_SEGMENT_PREFIX = 'variante-';
 
 /** The attribute of the served page's hero naming its variant, read by the tracker and the form. */
 export const HERO_VARIANT_ATTRIBUTE = 'data-hero-variant';
+
+/** The admin's messages about experiments. */
+export const experimentMessages = {
+  unknownExperiment: 'Esperimento non trovato.',
+  unknownWinner: 'Scegli una delle varianti dell’esperimento.',
+  alreadyStopped: 'L’esperimento è già stato fermato.',
+  stopped: (label: string) => `Esperimento fermato: da ora tutti i visitatori vedono la variante «${label}».`,
+} as const;

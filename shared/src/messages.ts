@@ -15,6 +15,7 @@ export const validationMessages = {
   controlCharacters: 'Il testo contiene caratteri non ammessi.',
   /** Any invalid field without a message of its own (a wrong type, a value out of range). */
   invalidValue: 'Il valore inserito non è valido.',
+  heroVariant: 'Variante della pagina non riconosciuta: ricarica la pagina e riprova.',
 } as const;
 
 export const formMessages = {

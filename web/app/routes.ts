@@ -1,4 +1,5 @@
 import { type RouteConfig, route } from '@react-router/dev/routes';
+import { experimentOfPath } from '@guida/shared/experiments';
 import {
   ADMIN_PATHS,
   CITY_PATHS,
@@ -13,9 +14,19 @@ import {
 const each = (paths: readonly string[], file: string, idPrefix: string) =>
   paths.map((path) => route(path, file, { id: `${idPrefix}:${path.slice(1).replace(/\//g, '_') || 'home'}` }));
 
+/**
+ * Landing pages; one under a hero experiment takes an optional segment, the variant
+ * prerendered below its path (decision 041), under the same route id: the variant's HTML,
+ * served at the page's own path, hydrates as that page.
+ */
+const landings = (paths: readonly string[], file: string, idPrefix: string) =>
+  each(paths, file, idPrefix).map((entry) =>
+    experimentOfPath(entry.path) ? { ...entry, path: `${entry.path === '/' ? '' : entry.path}/:heroVariant?` } : entry,
+  );
+
 export default [
-  ...each(FINANCE_LANDING_PATHS, 'routes/finance-landing.tsx', 'finance'),
-  ...each(INVESTMENT_LANDING_PATHS, 'routes/investment-landing.tsx', 'investment'),
+  ...landings(FINANCE_LANDING_PATHS, 'routes/finance-landing.tsx', 'finance'),
+  ...landings(INVESTMENT_LANDING_PATHS, 'routes/investment-landing.tsx', 'investment'),
   route(OLDER_LANDING_PATH, 'routes/trading-old.tsx'),
   ...each(TOPIC_PATHS, 'routes/topic.tsx', 'topic'),
   ...each(CITY_PATHS, 'routes/city.tsx', 'city'),

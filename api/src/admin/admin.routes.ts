@@ -14,6 +14,7 @@ import { createLoginGuard } from './login-guard';
 import { verificationSlots, verifyPassword } from './password-hash';
 import { adminAlertsRouter } from './alerts/admin-alerts.routes';
 import { adminDataRequestsRouter } from './data-requests/admin-data-requests.routes';
+import { adminExperimentsRouter } from './experiments/admin-experiments.routes';
 import { adminLeadsRouter } from './leads/admin-leads.routes';
 import { adminQueuesRouter } from './queues/admin-queues.routes';
 import { adminReportsRouter } from './reports/admin-reports.routes';
@@ -129,5 +130,6 @@ export function adminRouter(deps: ApiDeps) {
   router.use(adminDataRequestsRouter(deps));
   router.use(adminSmsBudgetRouter(deps));
   router.use(adminAlertsRouter(deps));
+  router.use(adminExperimentsRouter(deps));
   return router;
 }

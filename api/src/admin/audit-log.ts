@@ -15,7 +15,8 @@ export type AuditAction =
   | 'process_data_request'
   | 'rectify_lead'
   | 'view_consent_history'
-  | 'release_held_sms';
+  | 'release_held_sms'
+  | 'stop_hero_experiment';
 
 /**
  * A username typed at a failed login that matches no account, as stored in the audit log:

@@ -60,11 +60,12 @@ WITH input AS (
     :source::text[], :utmSource::text[], :utmMedium::text[], :utmCampaign::text[],
     :marketingConsent::boolean[], :ipAddress::text[], :userAgent::text[], :consentVersion::text[],
     :country::text[], :landingPath::text[], :privacyConsentHash::text[],
-    :marketingConsentVersion::text[], :marketingConsentHash::text[], :downloadTokenTtlDays::int[]
+    :marketingConsentVersion::text[], :marketingConsentHash::text[], :downloadTokenTtlDays::int[],
+    :heroVariant::text[]
   ) AS i(telefono, nome, cognome, email, ebook_type, source, utm_source, utm_medium,
     utm_campaign, marketing_consent, ip_address, user_agent, consent_version, country,
     landing_path, privacy_consent_hash, marketing_consent_version, marketing_consent_hash,
-    ttl_days)
+    ttl_days, hero_variant)
 ),
 claim AS (
   INSERT INTO recent_phone_requests AS r (telefono, lead_id, requested_at)
@@ -79,13 +80,13 @@ lead AS (
     id, nome, cognome, email, telefono, ebook_type, source, utm_source, utm_medium,
     utm_campaign, gdpr_consent, marketing_consent, marketing_consent_version,
     consent_timestamp, ip_address, user_agent, consent_version, country, landing_path,
-    repeat_of
+    repeat_of, hero_variant
   )
   SELECT i.lead_id, i.nome, i.cognome, i.email, i.telefono, i.ebook_type, i.source,
     i.utm_source, i.utm_medium, i.utm_campaign, true, i.marketing_consent,
     CASE WHEN i.marketing_consent THEN i.marketing_consent_version END, now(),
     i.ip_address, i.user_agent, i.consent_version, i.country, i.landing_path,
-    NULLIF(claim.window_lead_id, i.lead_id)
+    NULLIF(claim.window_lead_id, i.lead_id), i.hero_variant
   FROM input i JOIN claim USING (telefono)
   RETURNING id, telefono, email, repeat_of,
     encode(sha256(convert_to(lower(email), 'UTF8')), 'hex') AS email_hash
@@ -144,6 +145,7 @@ export async function insertLeads(db: Knex, leads: NewLead[]): Promise<InsertLea
     marketingConsentVersion: column((lead) => lead.marketingConsentVersion),
     marketingConsentHash: column((lead) => lead.marketingConsentHash),
     downloadTokenTtlDays: column((lead) => lead.downloadTokenTtlDays),
+    heroVariant: column((lead) => lead.request.heroVariant),
   });
   const byPhone = new Map(rows.map((row) => [row.telefono, row]));
   return leads.map(({ request }) => {

@@ -1,8 +1,10 @@
 import { Router, type Request, type Response } from 'express';
 import { isAdminPage, type ADMIN_PATHS } from '@guida/shared/page-paths';
 import type { ApiDeps } from '../dependencies';
+import { servedVariantsOf } from '../experiments';
 import { contentSecurityPolicy } from '../http/content-security-policy';
-import { loadStaticSite, type SitePage } from './static-site';
+import { experimentPages } from './experiment-pages';
+import { loadStaticSite, type SiteFile, type SitePage } from './static-site';
 
 /** Where an operator who types just the admin folder wants to go (it signs them in first). */
 const ADMIN_HOME: (typeof ADMIN_PATHS)[number] = '/admin/dashboard';
@@ -55,11 +57,19 @@ export function siteRouter(deps: ApiDeps) {
     return policy;
   };
 
-  const sendPage = (req: Request, res: Response, page: SitePage, status: number) => {
+  const experiments = experimentPages(site);
+  if (experiments.incomplete.length > 0) {
+    deps.logger.warn({ experiments: experiments.incomplete }, 'experiments not run: variant pages missing from the web build');
+  }
+  const servedVariants = servedVariantsOf(deps);
+  const visitorOf = (req: Request) => ({ ip: req.ip, userAgent: req.get('user-agent') });
+
+  /** A page under experiment differs from visitor to visitor: no shared cache may keep it. */
+  const sendPage = (req: Request, res: Response, page: SitePage, status: number, perVisitor = false) => {
     res.status(status);
     res.setHeader('Content-Security-Policy', csp(page));
     res.setHeader('Content-Type', 'text/html; charset=utf-8');
-    res.setHeader('Cache-Control', 'no-cache');
+    res.setHeader('Cache-Control', perVisitor ? 'private, no-cache' : 'no-cache');
     res.setHeader('Vary', 'Accept-Encoding');
     res.setHeader('ETag', page.etag);
     if (status === 200 && req.headers['if-none-match'] === page.etag) {
@@ -73,21 +83,33 @@ export function siteRouter(deps: ApiDeps) {
     res.end(req.method === 'HEAD' ? undefined : body);
   };
 
-  router.get(/.*/, (req, res) => {
-    const file = site.files.get(req.path);
-    if (file) {
-      const encoding = encodingFor(req, file);
-      res.setHeader('Content-Type', file.contentType);
-      res.setHeader('Vary', 'Accept-Encoding');
-      res.setHeader('Cache-Control', file.immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=300');
-      if (encoding) res.setHeader('Content-Encoding', encoding);
-      res.sendFile(encoding === 'br' ? file.brotli! : encoding === 'gzip' ? file.gzip! : file.file, {
-        headers: { 'Content-Type': file.contentType },
-        lastModified: true,
-        cacheControl: false,
-      });
-      return;
+  const sendFile = (req: Request, res: Response, file: SiteFile, perVisitor = false) => {
+    const encoding = encodingFor(req, file);
+    res.setHeader('Content-Type', file.contentType);
+    res.setHeader('Vary', 'Accept-Encoding');
+    res.setHeader(
+      'Cache-Control',
+      perVisitor ? 'private, no-cache' : file.immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=300',
+    );
+    if (encoding) res.setHeader('Content-Encoding', encoding);
+    res.sendFile(encoding === 'br' ? file.brotli! : encoding === 'gzip' ? file.gzip! : file.file, {
+      headers: { 'Content-Type': file.contentType },
+      lastModified: !perVisitor,
+      cacheControl: false,
+    });
+  };
+
+  router.get(/.*/, async (req, res) => {
+    // The page of an experiment, or its route data (client-side navigation): the variant
+    // of this visitor, or the winner once the experiment is stopped (decision 041).
+    const experiment = experiments.byPagePath.get(req.path) ?? experiments.byDataPath.get(req.path);
+    if (experiment) {
+      const variant = experiment.variants.get(await servedVariants.variantFor(experiment.experiment, visitorOf(req)))!;
+      if (experiments.byPagePath.has(req.path)) return sendPage(req, res, variant.page, 200, true);
+        if (variant.data) return sendFile(req, res, variant.data, true);
     }
+    const file = site.files.get(req.path);
+    if (file) return sendFile(req, res, file);
     if (req.path.length > 1 && req.path.endsWith('/')) {
       const target = withoutTrailingSlash(req.path);
       if (target) {

@@ -10,6 +10,7 @@ import { storedPath, storedReferrer } from '../analytics-urls';
 import { analyticsMessages as m } from '../messages';
 import { isSitePage } from '../page-paths';
 import { safeText } from '../text-rules';
+import { checkHeroVariant, heroVariantField } from './hero-variant';
 import { sessionIdSchema } from './session-id';
 
 export { DEVICES, FORM_ACTIONS, FUNNEL_STEPS, MAX_EVENTS_PER_BATCH } from '../analytics-rules';
@@ -60,7 +61,11 @@ export const pageViewSchema = z.object({
   device: z.enum(DEVICES, { error: m.invalidValue }).nullish(),
   browser: optionalText(limits.browser),
   os: optionalText(limits.os),
+  /** The hero variant shown, on a page under an A/B experiment (decision 041). */
+  heroVariant: heroVariantField,
 });
+/** A page view's variant must be one of its page's experiment. */
+const knownHeroVariant = checkHeroVariant<{ path: string; heroVariant: string | null }>((view) => view.path);
 
 export const conversionSchema = z.object({
   ...common,
@@ -97,7 +102,7 @@ export const ANALYTICS_EVENT_TYPES = ['page-view', 'conversion', 'section-view',
 export type AnalyticsEventType = (typeof ANALYTICS_EVENT_TYPES)[number];
 
 export const analyticsEventSchemas = {
-  'page-view': pageViewSchema,
+  'page-view': pageViewSchema.superRefine(knownHeroVariant),
   conversion: conversionSchema,
   'section-view': sectionViewSchema,
   'form-interaction': formInteractionSchema,
@@ -106,7 +111,7 @@ export const analyticsEventSchemas = {
 export const analyticsEventSchema = z.discriminatedUnion(
   'type',
   [
-    pageViewSchema.extend({ type: z.literal('page-view') }),
+    pageViewSchema.extend({ type: z.literal('page-view') }).superRefine(knownHeroVariant),
     conversionSchema.extend({ type: z.literal('conversion') }),
     sectionViewSchema.extend({ type: z.literal('section-view') }),
     formInteractionSchema.extend({ type: z.literal('form-interaction') }),

@@ -3,6 +3,7 @@ import { DEFAULT_EBOOK_TYPE, DEFAULT_SOURCE, EBOOK_TYPES } from '../lead-rules';
 import { validationMessages as m } from '../messages';
 import { parseMobileNumber } from '../phone/mobile-number';
 import { safeText } from '../text-rules';
+import { checkHeroVariant, heroVariantField } from './hero-variant';
 
 const personName = (message: string) =>
   safeText(message)
@@ -69,7 +70,10 @@ export const ebookRequestSchema = leadFormSchema
       .max(300, { error: m.text })
       .nullish()
       .transform((value) => (value && value.startsWith('/') ? value : null)),
+    /** The hero variant shown, when the page is under an A/B experiment (decision 041). */
+    heroVariant: heroVariantField,
   })
+  .superRefine(checkHeroVariant((request) => request.landingPath))
   .transform(({ telefono, marketingConsent, ...rest }) => ({
     ...rest,
     telefono: telefono.e164,

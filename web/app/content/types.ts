@@ -56,3 +56,6 @@ export interface ThankYouContent extends PageMeta {
   steps: { title: string; text: string }[];
   notArrived: { title: string; items: string[] };
 }
+
+/** A hero variant of an A/B experiment: the hero's texts and the form's button label. */
+export type HeroCopy = LandingContent['hero'] & { submitLabel: string };

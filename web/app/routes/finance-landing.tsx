@@ -1,14 +1,15 @@
 import { LandingPage } from '../components/landing/landing-page';
 import { SocialProof } from '../features/social-proof/social-proof';
 import { financeLanding } from '../content/landings';
+import { landingForVariant } from '../hero-experiment.server';
 import { metaTags } from '../lib/seo';
 import { pageSeo, pathOf } from '../seo.server';
 import type { Route } from './+types/finance-landing';
 
 /** Personal-finance landing page: /, /trading-automatico, /ai-trading-native, /trading-news-native. */
-export function loader({ request }: Route.LoaderArgs) {
-  const path = pathOf(request);
-  return { content: financeLanding, landingPath: path, seo: pageSeo(path, financeLanding) };
+export function loader({ request, params }: Route.LoaderArgs) {
+  const landing = landingForVariant(financeLanding, pathOf(request), params.heroVariant);
+  return { ...landing, seo: pageSeo(landing.landingPath, financeLanding) };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.seo);
@@ -19,6 +20,7 @@ export default function FinanceLanding({ loaderData }: Route.ComponentProps) {
       <LandingPage
         content={loaderData.content}
         landingPath={loaderData.landingPath}
+        heroVariant={loaderData.heroVariant}
         variant="newer"
         ebookType="financial-education"
       />

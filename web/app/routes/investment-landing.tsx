@@ -1,14 +1,15 @@
 import { LandingPage } from '../components/landing/landing-page';
 import { SocialProof } from '../features/social-proof/social-proof';
 import { investmentLanding } from '../content/landings';
+import { landingForVariant } from '../hero-experiment.server';
 import { metaTags } from '../lib/seo';
 import { pageSeo, pathOf } from '../seo.server';
 import type { Route } from './+types/investment-landing';
 
 /** Investment-education landing page: /market-report-native, /educazione-investimenti. */
-export function loader({ request }: Route.LoaderArgs) {
-  const path = pathOf(request);
-  return { content: investmentLanding, landingPath: path, seo: pageSeo(path, investmentLanding) };
+export function loader({ request, params }: Route.LoaderArgs) {
+  const landing = landingForVariant(investmentLanding, pathOf(request), params.heroVariant);
+  return { ...landing, seo: pageSeo(landing.landingPath, investmentLanding) };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.seo);
@@ -19,6 +20,7 @@ export default function InvestmentLanding({ loaderData }: Route.ComponentProps) 
       <LandingPage
         content={loaderData.content}
         landingPath={loaderData.landingPath}
+        heroVariant={loaderData.heroVariant}
         variant="newer"
         ebookType="investment-education"
       />

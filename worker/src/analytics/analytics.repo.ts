@@ -10,10 +10,10 @@ import { preparedStatement } from '@guida/shared/server/prepared-statement';
 const insertPageViews = preparedStatement(
   'insert-page-views',
   `INSERT INTO page_views (event_id, session_id, path, referrer, user_agent, ip_address, device, browser, os,
-     screen_resolution, language, timestamp)
+     screen_resolution, language, hero_variant, timestamp)
    SELECT * FROM unnest(:eventIds::uuid[], :sessionIds::text[], :paths::text[], :referrers::text[], :userAgents::text[],
      :ipAddresses::text[], :devices::text[], :browsers::text[], :oses::text[], :screens::text[], :languages::text[],
-     :times::timestamptz[])
+     :heroVariants::text[], :times::timestamptz[])
    ON CONFLICT (event_id) DO NOTHING`,
 );
 
@@ -87,6 +87,7 @@ export async function insertAnalyticsEvents(db: Knex, events: IngestedEvent[]): 
         oses: column(pageViews, 'os'),
         screens: column(pageViews, 'screenResolution'),
         languages: column(pageViews, 'language'),
+        heroVariants: column(pageViews, 'heroVariant'),
       });
       inserted += result.rowCount ?? 0;
     }

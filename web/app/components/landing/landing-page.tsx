@@ -1,3 +1,4 @@
+import { HERO_VARIANT_ATTRIBUTE } from '@guida/shared/experiments';
 import type { EbookType } from '@guida/shared/lead-rules';
 import type { LandingContent } from '../../content/types';
 import { LeadForm } from '../../features/lead-form/lead-form';
@@ -9,6 +10,8 @@ import { StaticHtml } from '../ui/static-html';
 export interface LandingPageProps {
   content: LandingContent;
   landingPath: string;
+  /** The hero variant of the page's A/B experiment, if it has one (decision 041). */
+  heroVariant?: string | null;
   variant: 'newer' | 'older';
   ebookType?: EbookType;
   /** Sections of a page variant between the benefits and the disclaimer. */
@@ -18,12 +21,15 @@ export interface LandingPageProps {
 }
 
 /** Hero with the form card, benefit cards, variant sections, risk disclaimer, footer. */
-export function LandingPage({ content, landingPath, variant, ebookType, children, top }: LandingPageProps) {
+export function LandingPage({ content, landingPath, heroVariant, variant, ebookType, children, top }: LandingPageProps) {
   const { hero, form, benefits, disclaimer } = content;
   return (
     <PublicLayout guideFormOnPage>
       {top}
-      <section data-track-section="hero" className="bg-gradient-to-br from-slate-900 via-slate-900 to-emerald-900 text-white">
+      <section
+        data-track-section="hero"
+        {...(heroVariant ? { [HERO_VARIANT_ATTRIBUTE]: heroVariant } : {})}
+        className="bg-gradient-to-br from-slate-900 via-slate-900 to-emerald-900 text-white">
         <div className="mx-auto grid max-w-6xl gap-10 px-4 py-12 md:grid-cols-2 md:py-16">
           <StaticHtml as="div">
             <p className="text-sm font-semibold uppercase tracking-wide text-emerald-300">{hero.eyebrow}</p>
@@ -45,6 +51,7 @@ export function LandingPage({ content, landingPath, variant, ebookType, children
               variant={variant}
               {...(ebookType ? { ebookType } : {})}
               landingPath={landingPath}
+              {...(heroVariant ? { heroVariant } : {})}
               title={form.title}
               subtitle={form.subtitle}
               submitLabel={form.submitLabel}

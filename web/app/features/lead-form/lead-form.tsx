@@ -28,6 +28,8 @@ export interface LeadFormProps {
   variant: 'newer' | 'older';
   ebookType?: EbookType;
   landingPath: string;
+  /** The hero variant the visitor was shown, sent with the lead (decision 041). */
+  heroVariant?: string;
   title: string;
   subtitle: string;
   submitLabel: string;
@@ -49,7 +51,7 @@ function campaign() {
  * 303 to the thank-you page); with JavaScript it validates with the shared schema and
  * sends JSON.
  */
-export function LeadForm({ variant, ebookType, landingPath, title, subtitle, submitLabel }: LeadFormProps) {
+export function LeadForm({ variant, ebookType, landingPath, heroVariant, title, subtitle, submitLabel }: LeadFormProps) {
   const navigate = useNavigate();
   const formId = useId();
   const formRef = useRef<HTMLFormElement>(null);
@@ -107,6 +109,7 @@ export function LeadForm({ variant, ebookType, landingPath, title, subtitle, sub
       gdprConsent: true as const,
       marketingConsent: marketingConsentOf(form),
       landingPath,
+      ...(heroVariant ? { heroVariant } : {}),
       [HONEYPOT_FIELD]: honeypot,
     };
     tracking.submitted();
@@ -150,6 +153,7 @@ export function LeadForm({ variant, ebookType, landingPath, title, subtitle, sub
         <p className="mt-1 text-sm text-slate-700">{subtitle}</p>
       </div>
       <input type="hidden" name="landingPath" value={landingPath} />
+      {heroVariant ? <input type="hidden" name="heroVariant" value={heroVariant} /> : null}
       {variant === 'newer' && ebookType ? (
         <>
           <input type="hidden" name="ebookType" value={ebookType} />

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useLocation } from 'react-router';
+import { HERO_VARIANT_ATTRIBUTE } from '@guida/shared/experiments';
 import { whenIdle } from '../../lib/after-hydration';
 import { onPageHide, secondsOnPage, startPage, track, whenIdleOrLeaving, withoutQuery } from './tracker';
 import { lastFocusedField } from './use-form-tracking';
@@ -24,7 +25,11 @@ export function usePageTracking() {
     const path = location.pathname;
     const referrer = previousUrl.current ?? (document.referrer ? withoutQuery(document.referrer) : null);
     previousUrl.current = `${window.location.origin}${path}`;
-    whenIdleOrLeaving(() => track({ type: 'page-view', path, referrer, ...visitorEnvironment() }));
+    // The hero variant the API served (decision 041), read now: the page is rendered.
+    const heroVariant = document.querySelector(`[${HERO_VARIANT_ATTRIBUTE}]`)?.getAttribute(HERO_VARIANT_ATTRIBUTE);
+    whenIdleOrLeaving(() =>
+      track({ type: 'page-view', path, referrer, ...(heroVariant ? { heroVariant } : {}), ...visitorEnvironment() }),
+    );
   }, [location.pathname]);
 
   useEffect(

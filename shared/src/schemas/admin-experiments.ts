@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import type { ExperimentReport } from '../experiment-stats';
+import { experimentMessages as m } from '../experiments';
+
+/** An experiment in the admin (GET /api/admin/experiments), with its plan fixed in advance. */
+export interface AdminExperiment {
+  id: string;
+  name: string;
+  path: string;
+  startedAt: string;
+  plan: { baselineConversion: number; minimumDetectableEffect: number; alpha: number; power: number };
+  /** null while running. */
+  stopped: { at: string; winner: string } | null;
+  report: ExperimentReport;
+}
+
+export interface AdminExperimentList {
+  experiments: AdminExperiment[];
+}
+
+/** POST /api/admin/experiments/:id/stop */
+export const stopExperimentSchema = z.object({ winner: z.string({ error: m.unknownWinner }).min(1, { error: m.unknownWinner }).max(20) });

@@ -1,0 +1,43 @@
+import type { HERO_EXPERIMENTS } from '@guida/shared/experiments';
+import { financeLanding } from './landings';
+import type { HeroCopy } from './types';
+
+/**
+ * The hero of each variant of the A/B experiments (decision 041), by experiment id and
+ * variant id as defined in @guida/shared/experiments. The control is the page's own hero.
+ * Educational tone as everywhere: no promises of gains, no urgency. Changing a running
+ * variant's copy invalidates its numbers: start a new experiment instead.
+ */
+type ExperimentId = (typeof HERO_EXPERIMENTS)[number]['id'];
+
+export const HERO_VARIANT_COPY: Record<ExperimentId, Record<string, HeroCopy>> = {
+  'hero-trading-automatico-2026-11': {
+    a: { ...financeLanding.hero, submitLabel: financeLanding.form.submitLabel },
+    b: {
+      eyebrow: 'Guida gratuita di finanza personale',
+      title: 'Un bilancio familiare chiaro in un weekend',
+      subtitle:
+        'Una guida in PDF con un metodo passo passo per vedere entrate e uscite, costruire un fondo di emergenza e decidere con calma.',
+      bullets: [
+        'Un modello di bilancio da compilare in poche ore',
+        'Quanto mettere da parte per gli imprevisti, nel tuo caso',
+        'Quali debiti ridurre per primi e perché',
+        'Inflazione e previdenza spiegate con esempi concreti',
+      ],
+      submitLabel: 'Scarica la guida gratuita',
+    },
+    c: {
+      eyebrow: 'Guida gratuita, senza tecnicismi',
+      title: 'La finanza personale spiegata in parole semplici',
+      subtitle:
+        'Niente gergo e niente promesse: una guida in PDF per capire dove vanno i tuoi soldi e come pianificare i prossimi passi.',
+      bullets: [
+        'Entrate, uscite e risparmio: le basi in dieci pagine',
+        'Fondo di emergenza e debiti senza ansia',
+        'Che cosa significano inflazione e previdenza per te',
+        'Obiettivi concreti che puoi misurare mese per mese',
+      ],
+      submitLabel: 'Ricevi la guida via SMS',
+    },
+  },
+};
