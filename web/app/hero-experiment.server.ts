@@ -8,7 +8,8 @@ import type { LandingContent } from './content/types';
  * variant at `<path>/variante-<id>` (the route's optional segment), and the API serves
  * the visitor's variant at the page's path. Pages without an experiment are unchanged.
  */
-export function landingForVariant(content: LandingContent, requestPath: string, segment: string | undefined) {
+export function landingForVariant(content: LandingContent, requestPath: string, params: { heroVariant?: string }) {
+  const segment = params.heroVariant;
   const landingPath = segment === undefined ? requestPath : requestPath.slice(0, requestPath.lastIndexOf('/')) || '/';
   const experiment = experimentOfPath(landingPath);
   if (!experiment) {

@@ -128,13 +128,13 @@ describe('hero experiments', () => {
     expect(report.report.verdict).toMatch(/^Non ancora significativo: servono [\d.]+ visitatori per variante/);
 
     const winner = variantIds[2]!;
-    const stopUrl = `/api/admin/experiments/${experiment.id}/stop`;
-    expect((await admin.agent.post(stopUrl).send({ winner })).status).toBe(403);
-    const unknown = await admin.agent.post(stopUrl).set('X-CSRF-Token', admin.csrfToken).send({ winner: 'z' });
+    const keepUrl = (variant: string) => `/api/admin/experiments/${experiment.id}/keep/${variant}`;
+    expect((await admin.agent.post(keepUrl(winner))).status).toBe(403);
+    const unknown = await admin.agent.post(keepUrl('z')).set('X-CSRF-Token', admin.csrfToken);
     expect(unknown.status).toBe(400);
-    expect((await admin.agent.post('/api/admin/experiments/nessuno/stop').set('X-CSRF-Token', admin.csrfToken).send({ winner })).status).toBe(404);
+    expect((await admin.agent.post(`/api/admin/experiments/nessuno/keep/${winner}`).set('X-CSRF-Token', admin.csrfToken)).status).toBe(404);
 
-    const stopped = await admin.agent.post(stopUrl).set('X-CSRF-Token', admin.csrfToken).send({ winner });
+    const stopped = await admin.agent.post(keepUrl(winner)).set('X-CSRF-Token', admin.csrfToken);
     expect(stopped.status).toBe(200);
     expect(stopped.body.message).toMatch(/^Esperimento fermato/);
     for (const ip of addresses(30)) {
@@ -142,7 +142,7 @@ describe('hero experiments', () => {
     }
     expect((await visit(api, dataPathOf(experiment.path), '198.51.100.9')).text).toBe(`[{"variant":"${winner}"}]`);
 
-    const again = await admin.agent.post(stopUrl).set('X-CSRF-Token', admin.csrfToken).send({ winner: variantIds[0] });
+    const again = await admin.agent.post(keepUrl(variantIds[0]!)).set('X-CSRF-Token', admin.csrfToken);
     expect(again.status).toBe(409);
     const audit = await api.db('admin_audit_log').where({ action: 'stop_hero_experiment' });
     expect(audit).toHaveLength(1);

@@ -1,6 +1,4 @@
-import { z } from 'zod';
 import type { ExperimentReport } from '../experiment-stats';
-import { experimentMessages as m } from '../experiments';
 
 /** An experiment in the admin (GET /api/admin/experiments), with its plan fixed in advance. */
 export interface AdminExperiment {
@@ -17,6 +15,3 @@ export interface AdminExperiment {
 export interface AdminExperimentList {
   experiments: AdminExperiment[];
 }
-
-/** POST /api/admin/experiments/:id/stop */
-export const stopExperimentSchema = z.object({ winner: z.string({ error: m.unknownWinner }).min(1, { error: m.unknownWinner }).max(20) });

@@ -8,7 +8,7 @@ import type { Route } from './+types/finance-landing';
 
 /** Personal-finance landing page: /, /trading-automatico, /ai-trading-native, /trading-news-native. */
 export function loader({ request, params }: Route.LoaderArgs) {
-  const landing = landingForVariant(financeLanding, pathOf(request), params.heroVariant);
+  const landing = landingForVariant(financeLanding, pathOf(request), params);
   return { ...landing, seo: pageSeo(landing.landingPath, financeLanding) };
 }
 

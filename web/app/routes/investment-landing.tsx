@@ -8,7 +8,7 @@ import type { Route } from './+types/investment-landing';
 
 /** Investment-education landing page: /market-report-native, /educazione-investimenti. */
 export function loader({ request, params }: Route.LoaderArgs) {
-  const landing = landingForVariant(investmentLanding, pathOf(request), params.heroVariant);
+  const landing = landingForVariant(investmentLanding, pathOf(request), params);
   return { ...landing, seo: pageSeo(landing.landingPath, investmentLanding) };
 }
 

@@ -1,19 +1,18 @@
 import { Router } from 'express';
 import { experimentReport } from '@guida/shared/experiment-stats';
 import { experimentById, experimentMessages, HERO_EXPERIMENTS, isVariantOf } from '@guida/shared/experiments';
-import { stopExperimentSchema, type AdminExperimentList } from '@guida/shared/schemas/admin-experiments';
+import type { AdminExperimentList } from '@guida/shared/schemas/admin-experiments';
 import type { ApiDeps } from '../../dependencies';
 import { AppError } from '../../errors';
 import { experimentOutcomes, servedVariantsOf, stopExperiment } from '../../experiments';
-import { parseOrThrow } from '../../http/validate';
 import { signedIn } from '../admin-auth';
 import { auditAdminAction } from '../audit-log';
 import { experimentCounts } from './experiment-counts.repo';
 
 /**
  * The hero experiments (decision 041): visitors, leads and conversion per variant with
- * their intervals and the verdict of the test fixed in advance; stopping one keeps a
- * variant, which every visitor is then served.
+ * their intervals and the verdict of the test fixed in advance; keeping a variant stops
+ * the experiment, and every visitor is then served that variant.
  */
 export function adminExperimentsRouter(deps: ApiDeps) {
   const router = Router();
@@ -44,10 +43,10 @@ export function adminExperimentsRouter(deps: ApiDeps) {
     res.json(answer);
   });
 
-  router.post('/experiments/:id/stop', async (req, res) => {
+  router.post('/experiments/:id/keep/:variant', async (req, res) => {
     const experiment = experimentById(String(req.params.id));
     if (!experiment) throw new AppError(404, 'experiment_not_found', experimentMessages.unknownExperiment);
-    const { winner } = parseOrThrow(stopExperimentSchema, req.body);
+    const winner = String(req.params.variant);
     if (!isVariantOf(experiment, winner)) {
       throw new AppError(400, 'validation_error', experimentMessages.unknownWinner, { errors: { winner: experimentMessages.unknownWinner } });
     }

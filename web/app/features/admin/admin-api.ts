@@ -75,7 +75,8 @@ function recheckSessionAfter(error: unknown, client: QueryClient) {
   }
 }
 
-async function adminGet<T>({ queryKey, client }: QueryFunctionContext): Promise<T> {
+/** The query function of the admin's GETs: the query key is the URL. */
+export async function adminGet<T>({ queryKey, client }: QueryFunctionContext): Promise<T> {
   try {
     return await getJson<T>(String(queryKey[0]));
   } catch (error) {

@@ -6,6 +6,7 @@ import { isForbidden, useAdminSession, useLogout } from './admin-api';
 import { ErrorNotice, FOCUS_RING, useUrlValues } from './admin-ui';
 import { AlertIncidents } from './alert-incidents';
 import { ConsentsTab } from './consents-tab';
+import { ExperimentsTab } from './experiments/experiments-tab';
 import { FunnelTab } from './funnel-tab';
 import { LeadsTab } from './leads-tab';
 import { QueuesTab } from './queues-tab';
@@ -15,6 +16,7 @@ const TABS = [
   { value: 'lead', label: 'Lead', Panel: LeadsTab },
   { value: 'code', label: 'Code', Panel: QueuesTab },
   { value: 'funnel', label: 'Funnel', Panel: FunnelTab },
+  { value: 'esperimenti', label: 'Esperimenti A/B', Panel: ExperimentsTab },
   { value: 'consensi', label: 'Consensi e richieste', Panel: ConsentsTab },
 ] as const;
 const DEFAULT_TAB = 'lead';
