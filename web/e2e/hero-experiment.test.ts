@@ -75,16 +75,20 @@ describe('A/B experiment on a landing hero', () => {
     await page.getByRole('tab', { name: 'Esperimenti A/B' }).click();
 
     const table = page.getByRole('table', { name: `Risultati per variante: ${experiment.name}` });
+    // Each lead's visitor, and those who only looked (the visitors opened until two variants showed).
+    const percent = new Intl.NumberFormat('it-IT', { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 });
     for (const { variant } of visitors) {
       const row = table.getByRole('row', { name: new RegExp(`^${labelOf(variant)}`) });
       await expect.poll(() => row.getByRole('cell').allTextContents()).toEqual([
-        expect.stringMatching(/^1 \/ [\d.]+$/),
+        expect.stringMatching(/^\d+ \/ [\d.]+$/),
         '1',
-        '100,0%',
-        expect.any(String),
-        expect.any(String),
+        expect.stringMatching(/%$/),
+        expect.stringMatching(/%$/),
+        expect.stringMatching(/^(Controllo|da .* punti)$/),
         'In attesa del campione',
       ]);
+      const [seen, , conversion] = await row.getByRole('cell').allTextContents();
+      expect(conversion).toBe(percent.format(1 / Number.parseInt(seen!, 10)));
     }
     expect(await page.getByText(/^Non ancora significativo: servono [\d.]+ visitatori per variante/).count()).toBe(1);
     expect(await page.getByText(/servono [\d.]+ visitatori per variante/).count()).toBeGreaterThan(0);

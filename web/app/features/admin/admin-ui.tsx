@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { Spinner } from '../../components/ui/spinner';
 import { errorMessage, useAdminAction } from './admin-api';
@@ -259,7 +259,13 @@ export function ConfirmAction({
   const action = useAdminAction(refreshes);
   const [confirming, setConfirming] = useState(false);
   const trigger = useRef<HTMLButtonElement>(null);
+  const confirm = useRef<HTMLButtonElement>(null);
   const questionId = useId();
+  // Focused by hand: Preact renders autoFocus as the attribute, which browsers honour only
+  // while the page loads, not on a button added later.
+  useEffect(() => {
+    if (confirming) confirm.current?.focus();
+  }, [confirming]);
   const close = () => {
     setConfirming(false);
     trigger.current?.focus();
@@ -290,9 +296,9 @@ export function ConfirmAction({
           </p>
           <div className="mt-3 flex gap-2">
             <button
+              ref={confirm}
               type="button"
               className="btn-primary"
-              autoFocus
               onClick={() => {
                 action.mutate(url);
                 close();
