@@ -102,6 +102,21 @@ describe('hero experiments', () => {
     }
   });
 
+  it("takes a page view's variant only of its page's experiment", async () => {
+    const pageView = (path: string, heroVariant: string) => ({ sessionId: 'V1StGXR8_Z5jdHi6B-myT', path, heroVariant });
+    const single = (body: unknown) => request(api.app).post('/api/analytics/page-view').send(body);
+    expect((await single(pageView(experiment.path, variantIds[1]!))).status).toBe(202);
+    for (const body of [pageView(experiment.path, 'z'), pageView('/oro-svizzera', variantIds[1]!)]) {
+      const refused = await single(body);
+      expect(refused.status).toBe(400);
+      expect(refused.body.errors).toEqual({ heroVariant: validationMessages.heroVariant });
+    }
+    const batch = await request(api.app)
+      .post('/api/analytics/batch')
+      .send({ events: [{ type: 'page-view', ...pageView(experiment.path, 'z') }] });
+    expect(batch.status).toBe(400);
+  });
+
   it('reports visitors, leads and the verdict per variant, then a stop serves the winner to everyone', async () => {
     await api.db('page_views').insert(
       variantIds.flatMap((id, index) =>

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { HERO_EXPERIMENTS } from '../experiments';
 import { formMessages, validationMessages } from '../messages';
 import { ebookRequestSchema, leadFormSchema } from './lead';
 
@@ -84,6 +85,19 @@ describe('ebook request schema', () => {
       utmMedium: 'cpc',
       utmCampaign: null,
       landingPath: null,
+      heroVariant: null,
+    });
+  });
+
+  it("keeps a hero variant only of the landing page's experiment", () => {
+    const experiment = HERO_EXPERIMENTS[0]!;
+    const variant = experiment.variants[1]!.id;
+    expect(ebookRequestSchema.parse({ ...valid, landingPath: experiment.path, heroVariant: variant }).heroVariant).toBe(variant);
+    expect(fieldErrors(ebookRequestSchema, { ...valid, landingPath: experiment.path, heroVariant: 'zz' })).toEqual({
+      heroVariant: [validationMessages.heroVariant],
+    });
+    expect(fieldErrors(ebookRequestSchema, { ...valid, landingPath: '/oro-svizzera', heroVariant: variant })).toEqual({
+      heroVariant: [validationMessages.heroVariant],
     });
   });
 

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { marketingConsentText } from '@guida/shared/messages';
-import { CITY_PATHS, TOPIC_PATHS } from '../page-paths';
+import { HERO_EXPERIMENTS } from '@guida/shared/experiments';
+import { CITY_PATHS, FINANCE_LANDING_PATHS, INVESTMENT_LANDING_PATHS, TOPIC_PATHS } from '../page-paths';
 import { cityPages } from './cities';
 import { gdprPage } from './gdpr';
+import { HERO_VARIANT_COPY } from './hero-experiments';
 import { financeLanding, investmentLanding, olderLanding } from './landings';
 import { privacyPolicy } from './privacy';
 import { thankYouItaly, thankYouNeutral, thankYouSwitzerland, welcomePage } from './thank-you';
@@ -74,4 +76,24 @@ describe('page content', () => {
     expect(text).toContain(`${purpose.toLowerCase()}: solo se dai il consenso facoltativo e separato previsto nel modulo`);
     expect(JSON.stringify(welcomePage.notArrived)).toContain('le comunicazioni promozionali arrivano solo se dai il consenso facoltativo');
   });
+});
+
+describe('hero experiments', () => {
+  it.each(HERO_EXPERIMENTS.map((experiment) => [experiment.id, experiment] as const))(
+    '%s has the copy of exactly its variants, on a landing page, its control the page as it is',
+    (_id, experiment) => {
+      const copy = HERO_VARIANT_COPY[experiment.id as keyof typeof HERO_VARIANT_COPY];
+      expect(Object.keys(copy).sort()).toEqual(experiment.variants.map((variant) => variant.id).sort());
+      expect(experiment.variants.length).toBeGreaterThanOrEqual(2);
+      expect(experiment.variants.length).toBeLessThanOrEqual(3);
+      expect([...FINANCE_LANDING_PATHS, ...INVESTMENT_LANDING_PATHS]).toContain(experiment.path);
+      const landing = (FINANCE_LANDING_PATHS as readonly string[]).includes(experiment.path) ? financeLanding : investmentLanding;
+      expect(copy[experiment.variants[0]!.id]).toEqual({ ...landing.hero, submitLabel: landing.form.submitLabel });
+      for (const variant of Object.values(copy)) {
+        expect(variant.bullets.length).toBeGreaterThanOrEqual(3);
+        // The button still says what it gives.
+        expect(variant.submitLabel).toMatch(/guida/i);
+      }
+    },
+  );
 });
