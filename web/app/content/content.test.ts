@@ -75,4 +75,19 @@ describe('page content', () => {
     expect(text).toContain(`${purpose.toLowerCase()}: solo se dai il consenso facoltativo e separato previsto nel modulo`);
     expect(JSON.stringify(welcomePage(SMS).notArrived)).toContain('le comunicazioni promozionali arrivano solo se dai il consenso facoltativo');
   });
+
+  it('names the configured SMS sender and link lifetime, and no sender when the provider picks it', () => {
+    const text = (sms: { sender: string | null; linkDays: number }) =>
+      [thankYouItaly, thankYouSwitzerland, thankYouNeutral, welcomePage]
+        .map((page) => page(sms))
+        .flatMap((c) => [c.title, c.description, c.heading, c.intro, ...c.steps.flatMap((s) => [s.title, s.text]), ...c.notArrived.items])
+        .join('\n');
+    const configured = text({ sender: 'MiaGuida', linkDays: 7 });
+    expect(configured).toContain('dal mittente "MiaGuida"');
+    expect(configured).toContain('valido per 7 giorni');
+    expect(configured).not.toMatch(/GuidaFin|30 giorni/);
+    const unnamed = text({ sender: null, linkDays: 1 });
+    expect(unnamed).not.toMatch(/mittente "|di "|nome "/);
+    expect(unnamed).toContain('1 giorno');
+  });
 });

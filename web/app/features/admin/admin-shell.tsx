@@ -5,6 +5,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { isForbidden, useAdminSession, useLogout } from './admin-api';
 import { ErrorNotice, FOCUS_RING, useUrlValues } from './admin-ui';
 import { ConsentsTab } from './consents-tab';
+import { CrmConfigurationAlert } from './crm-configuration-alert';
 import { FunnelTab } from './funnel-tab';
 import { LeadsTab } from './leads-tab';
 import { QueuesTab } from './queues-tab';
@@ -84,6 +85,7 @@ function Dashboard({ username }: { username: string }) {
         </div>
       </header>
       <main className="mx-auto max-w-7xl px-4 py-6">
+        <CrmConfigurationAlert />
         <SmsBudgetAlert />
         <Tabs.Root value={tab} onValueChange={(value) => update({ tab: value })}>
           <Tabs.List aria-label="Sezioni dell’area amministrazione" className="mb-4 flex flex-wrap gap-1 border-b border-slate-300">
