@@ -113,6 +113,13 @@ describe('campaign attribution, from the ad to the CSV', () => {
       first_referrer_host: 'l.facebook.com',
     });
 
+    // The funnel's landing carries the campaign of the visit too (never a click id).
+    const funnelLanding = () =>
+      site.db('conversion_funnel').where({ step: 'landing', landing_path: '/' }).whereRaw("metadata->>'utm_term' = ?", ['guida finanza']).first();
+    await expect.poll(funnelLanding, { timeout: 20_000 }).toBeTruthy();
+    expect((await funnelLanding()).metadata).toMatchObject({ utm_source: 'google', utm_campaign: 'autunno', utm_content: 'annuncio-b' });
+    expect(JSON.stringify((await funnelLanding()).metadata)).not.toContain('Cj0KCQ');
+
     // The admin never loads Google Analytics, whatever the visitor chose in this browser:
     // once the stored choice is checked and the network is quiet, nothing was asked for.
     const beforeAdmin = requested.length;

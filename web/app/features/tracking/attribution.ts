@@ -44,11 +44,13 @@ function readStored(): VisitAttribution | null {
 let current: VisitAttribution | null = null;
 
 /**
- * Records this page load as a landing of the visit: the first one becomes the first touch;
- * any that says where it came from becomes the last touch. Called once per page load
- * (navigations inside the site keep no query string and no outside referrer).
+ * Records this page load as a landing of the visit, once: the first landing becomes the
+ * first touch; any that says where it came from becomes the last touch. Runs at hydration
+ * (root), or earlier when a page's own effect asks first (children's effects run before
+ * the root's); navigations inside the site keep no query string and no outside referrer.
  */
-export function recordLanding() {
+export function recordLanding(): VisitAttribution {
+  if (current) return current;
   const landing = touchOfLanding(window.location.search, document.referrer || null, window.location.host);
   const stored = readStored();
   current = stored
@@ -59,12 +61,11 @@ export function recordLanding() {
   } catch {
     // Storage refused (private mode, quota): the attribution lives for this page only.
   }
+  return current;
 }
 
-/** The visit's attribution (empty touches when nothing was recorded). */
-export function visitAttribution(): VisitAttribution {
-  return current ?? readStored() ?? { first: emptyTouch(), last: emptyTouch() };
-}
+/** The visit's attribution, this page load included. */
+export const visitAttribution = (): VisitAttribution => recordLanding();
 
 /** The campaign of the visit's last touch as analytics events carry it (snake_case, as stored). */
 export function campaignMetadata() {
