@@ -1,5 +1,5 @@
 # One image for every process type; docker-compose.yml and Procfile pick the command.
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY shared/package.json shared/
@@ -19,7 +19,7 @@ ARG PUBLIC_BASE_URL PRIVACY_CONTROLLER_NAME PRIVACY_CONTROLLER_ADDRESS PRIVACY_C
 # What runs afterwards needs only the workspaces' runtime dependencies (decision 034).
 RUN npm run build && npm prune --omit=dev --ignore-scripts
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=build --chown=node:node /app /app

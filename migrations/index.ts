@@ -16,7 +16,8 @@ import * as auditLogWithoutPersonalData from './20261124202000_audit_log_without
 import * as repeatRequestsAndHashedLinkTokens from './20261124203000_repeat_requests_and_hashed_link_tokens';
 import * as claimSmsWithinBudgets from './20261125090000_claim_sms_within_budgets';
 import * as marketingConsentVersion from './20261126090000_marketing_consent_version';
-import * as leadAttribution from './20261127090000_lead_attribution';
+import * as alertIncidents from './20261127090000_alert_incidents';
+import * as leadAttribution from './20261127100000_lead_attribution';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -37,7 +38,8 @@ const migrations: Record<string, Migration> = {
   '20261124203000_repeat_requests_and_hashed_link_tokens': repeatRequestsAndHashedLinkTokens,
   '20261125090000_claim_sms_within_budgets': claimSmsWithinBudgets,
   '20261126090000_marketing_consent_version': marketingConsentVersion,
-  '20261127090000_lead_attribution': leadAttribution,
+  '20261127090000_alert_incidents': alertIncidents,
+  '20261127100000_lead_attribution': leadAttribution,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -39,6 +39,7 @@ export async function buildServer() {
     bundle: true,
     platform: 'node',
     format: 'esm',
+    // The oldest Node the bundles still run on (engines: 20 and 24, decision 037).
     target: 'node20',
     sourcemap: true,
     logLevel: 'warning',

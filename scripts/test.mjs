@@ -11,9 +11,7 @@ import { join } from 'node:path';
 import { ensureChromium } from './lib/chromium.mjs';
 import { ensureDependencies } from './lib/dependencies.mjs';
 import { exitWith, log, ROOT } from './lib/output.mjs';
-
-const DEFAULT_TEST_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/guida_test';
-const DEFAULT_TEST_REDIS_URL = 'redis://127.0.0.1:6379';
+import { prepareTestServices } from './lib/test-services.mjs';
 
 /** @param {string} title @param {string} bin @param {string[]} args @param {string} [cwd] */
 function step(title, bin, args, cwd = ROOT) {
@@ -22,24 +20,9 @@ function step(title, bin, args, cwd = ROOT) {
   if (result.status !== 0) throw new Error(`${title} failed`);
 }
 
-async function prepareServices() {
-  const { ensurePostgres, ensureRedis } = await import('./lib/services.mjs');
-  const explicit = process.env.TEST_DATABASE_URL || process.env.TEST_REDIS_URL;
-  const docker = spawnSync('docker', ['info'], { stdio: 'ignore', timeout: 10_000 }).status === 0;
-  if (!explicit && docker) {
-    log('test', 'Docker engine found: the tests start their own PostgreSQL and Redis containers');
-    process.env.GUIDA_TEST_CONTAINERS = '1';
-    return;
-  }
-  process.env.TEST_DATABASE_URL ||= DEFAULT_TEST_DATABASE_URL;
-  process.env.TEST_REDIS_URL ||= DEFAULT_TEST_REDIS_URL;
-  await ensurePostgres(process.env.TEST_DATABASE_URL);
-  await ensureRedis(process.env.TEST_REDIS_URL);
-}
-
 try {
   ensureDependencies();
-  await prepareServices();
+  await prepareTestServices();
   ensureChromium('test', 'the browser tests');
   step('route types of the web app', 'react-router', ['typegen'], join(ROOT, 'web'));
   step('type-check', 'tsc', ['-p', 'tsconfig.json']);

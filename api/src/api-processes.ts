@@ -1,5 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from '@guida/shared/server/logger';
+import { answerClusterMetricsRequests } from './metrics';
 
 /**
  * Runs `count` API processes on one port (node:cluster hands each new connection to the
@@ -54,6 +55,7 @@ export function superviseApiProcesses({ count, graceMs, logger }: { count: numbe
     });
   };
 
+  answerClusterMetricsRequests();
   for (let index = 0; index < count; index += 1) start();
   logger.info({ processes: count }, 'api supervisor started');
   process.on('SIGTERM', () => stopping || stopAll('SIGTERM'));

@@ -6,6 +6,7 @@ import { securityHeaders } from './http/security-headers';
 import { guideRouter } from './guide/guide.routes';
 import { healthRouter } from './health/health.routes';
 import { leadsRouter } from './leads/leads.routes';
+import { metricsRouter } from './metrics';
 import { smsStatusRouter } from './sms-status/sms-status.routes';
 import { analyticsRouter } from './analytics/analytics.routes';
 import { liveStatsRouter } from './analytics/live-stats.routes';
@@ -33,6 +34,7 @@ export function createApp(deps: ApiDeps) {
     }),
   );
   app.use(healthRouter(deps));
+  app.use(metricsRouter(deps));
   // Before the body parsers below: public writes read their bodies through the public
   // intake (http/public-intake.ts), after its same-site, content-type and rate checks.
   app.use(analyticsRouter(deps));

@@ -4,6 +4,7 @@ import { createJobQueues, type JobQueues } from '@guida/shared/server/job-queues
 import type { Logger } from '@guida/shared/server/logger';
 import { createRedis, type Redis } from '@guida/shared/server/redis';
 import type { ApiConfig } from './config';
+import { createApiMetrics, type ApiMetrics } from './metrics';
 
 /**
  * A visitor waits for the enqueue after the insert: one that takes longer is given up (the
@@ -18,6 +19,7 @@ export interface ApiDeps {
   db: Knex;
   redis: Redis;
   queues: JobQueues;
+  metrics: ApiMetrics;
 }
 
 export function createApiDependencies(config: ApiConfig, logger: Logger): ApiDeps & { close(): Promise<void> } {
@@ -37,6 +39,7 @@ export function createApiDependencies(config: ApiConfig, logger: Logger): ApiDep
     db,
     redis,
     queues,
+    metrics: createApiMetrics(),
     async close() {
       await queues.close();
       redis.disconnect();

@@ -39,6 +39,11 @@ export const commonEnv = {
    * finish (then jobs are handed back). Under the 30 s platforms usually wait before SIGKILL.
    */
   SHUTDOWN_GRACE_MS: intEnv(25_000, 1000, 300_000),
+  /**
+   * Bearer token Prometheus sends to read GET /metrics (API and worker). Unset: no
+   * metrics endpoint at all (404).
+   */
+  METRICS_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
 };
 
 /**

@@ -42,6 +42,7 @@ export const apiMessages = {
   notFound: 'Risorsa non trovata.',
   internalError: 'Si è verificato un errore imprevisto. Riprova più tardi.',
   invalidSignature: 'Firma della richiesta non valida.',
+  metricsUnauthorized: 'Token di accesso alle metriche mancante o non valido.',
   crossSiteRequest: 'Richiesta rifiutata: il modulo va inviato da una pagina di questo sito.',
 } as const;
 

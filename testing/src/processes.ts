@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './free-port';
 import { waitFor } from './wait-for';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -68,19 +69,25 @@ export async function startApi(env: Record<string, string>) {
         return false;
       }
     },
-    { what: 'the api to be ready', timeoutMs: 20_000 },
+    // A supervisor and its processes load the bundle on a machine the suite keeps busy.
+    { what: 'the api to be ready', timeoutMs: 45_000 },
   );
   return api;
 }
 
-export async function startWorker(env: Record<string, string>) {
-  const worker = runBundled('worker/dist/index.js', env);
+/**
+ * The bundled worker, its health and metrics server on a free port (each worker process
+ * on a host needs its own) unless `env` names one.
+ */
+export async function startWorker(env: Record<string, string>): Promise<RunningProcess & { metricsUrl: string }> {
+  const port = env.WORKER_METRICS_PORT ?? String(await freePort());
+  const worker = runBundled('worker/dist/index.js', { ...env, WORKER_METRICS_PORT: port });
   await waitFor(
     () => {
       if (worker.child.exitCode !== null) throw new Error(`worker exited early:\n${worker.output()}`);
       return worker.output().includes('worker started');
     },
-    { what: 'the worker to start', timeoutMs: 20_000 },
+    { what: 'the worker to start', timeoutMs: 45_000 },
   );
-  return worker;
+  return { ...worker, metricsUrl: `http://127.0.0.1:${port}` };
 }

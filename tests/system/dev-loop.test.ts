@@ -38,6 +38,7 @@ describe('npm run dev', () => {
         REDIS_URL: testRedisUrl(),
         REDIS_KEY_PREFIX: prefix,
         SESSION_SECRET: 'dev-loop-test-session-secret-0123456789',
+        WORKER_METRICS_PORT: String(await freePort()),
       },
       write: (text) => (output += text),
     });

@@ -188,6 +188,7 @@ describe('a production install without dev dependencies', () => {
       SESSION_SECRET: 'production-install-session-secret-0123',
       LINK_TOKEN_SECRET: 'production-install-link-token-secret-01',
       SHUTDOWN_GRACE_MS: '5000',
+      WORKER_METRICS_PORT: String(await freePort()),
     });
     const web = runProcfile('web', env);
     const worker = runProcfile('worker', env);

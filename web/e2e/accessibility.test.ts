@@ -1,26 +1,17 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cookieTexts, validationMessages } from '@guida/shared/messages';
 import { SITE_PAGE_PATHS } from '../app/page-paths';
 import { axeViolations } from './axe';
-import { launchChromium, openPage, startSite, type Site } from './site-harness';
+import { openPage, useSiteAndBrowser } from './site-harness';
 
 const PATHS = [...SITE_PAGE_PATHS, '/pagina-inesistente'];
 
-let site: Site;
-let browser: Browser;
-beforeAll(async () => {
-  [site, browser] = await Promise.all([startSite(), launchChromium()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await site?.stop();
-});
+const e2e = useSiteAndBrowser();
 
 describe('axe-core', () => {
   it.each(PATHS)('finds no violations on %s (with the cookie banner open)', async (url) => {
-    const { page, close } = await openPage(browser, { bypassCSP: true });
-    await page.goto(`${site.baseUrl}${url}`);
+    const { page, close } = await openPage(e2e.browser, { bypassCSP: true });
+    await page.goto(`${e2e.site.baseUrl}${url}`);
     // The banner opens once the page is idle after hydration: axe sees it on every run.
     await page.getByRole('region', { name: cookieTexts.bannerTitle }).waitFor();
     await page.waitForLoadState('networkidle');
@@ -29,8 +20,8 @@ describe('axe-core', () => {
   });
 
   it('finds no violations in the cookie panel and on the validation errors', async () => {
-    const { page, close } = await openPage(browser, { bypassCSP: true, viewport: { width: 360, height: 740 } });
-    await page.goto(`${site.baseUrl}/`);
+    const { page, close } = await openPage(e2e.browser, { bypassCSP: true, viewport: { width: 360, height: 740 } });
+    await page.goto(`${e2e.site.baseUrl}/`);
     await page.getByRole('button', { name: cookieTexts.customize }).click();
     await page.getByRole('dialog').waitFor();
     expect(await axeViolations(page)).toEqual([]);

@@ -1,28 +1,25 @@
 import { spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { adminMessages, cookieTexts, notFoundPage } from '@guida/shared/messages';
 import { insertLead } from '@guida/testing/lead-fixture';
 import { axeViolations } from './axe';
 import { afterIdleWork } from './idle';
-import { launchChromium, openPage, startSite, type Site } from './site-harness';
+import { openPage, useSiteAndBrowser } from './site-harness';
 
 const USERNAME = 'operatrice';
 const PASSWORD = 'Corretta!Cavallo42';
 
-let site: Site;
-let browser: Browser;
+const e2e = useSiteAndBrowser();
 beforeAll(async () => {
-  [site, browser] = await Promise.all([startSite(), launchChromium()]);
   // The account comes from the real command (the bundle that `npm run admin:create` runs).
   const created = spawnSync(process.execPath, ['api/dist/create-admin.js', '--username', USERNAME], {
-    env: { PATH: process.env.PATH ?? '', DATABASE_URL: site.databaseUrl, ADMIN_PASSWORD: PASSWORD },
+    env: { PATH: process.env.PATH ?? '', DATABASE_URL: e2e.site.databaseUrl, ADMIN_PASSWORD: PASSWORD },
     encoding: 'utf8',
   });
   expect(created.stdout).toContain(`created admin "${USERNAME}"`);
 
-  const giulia = await insertLead(site.db, {
+  const giulia = await insertLead(e2e.site.db, {
     nome: 'Giulia',
     cognome: 'Bianchi',
     email: 'giulia.bianchi@example.it',
@@ -31,17 +28,13 @@ beforeAll(async () => {
     marketing_consent: true,
     marketing_consent_version: '1.0',
   });
-  await insertLead(site.db, { nome: 'Paolo', cognome: 'Gialli', email: 'paolo@example.ch', telefono: '+41791112233' });
-  const sms = await site.db('sms_messages').where({ lead_id: giulia.leadId }).first();
-  await site.db('sms_messages').where({ id: sms.id }).update({ status: 'failed', error_code: '30003', error_message: 'Unreachable destination handset' });
-  await site.db('sms_events').insert([
+  await insertLead(e2e.site.db, { nome: 'Paolo', cognome: 'Gialli', email: 'paolo@example.ch', telefono: '+41791112233' });
+  const sms = await e2e.site.db('sms_messages').where({ lead_id: giulia.leadId }).first();
+  await e2e.site.db('sms_messages').where({ id: sms.id }).update({ status: 'failed', error_code: '30003', error_message: 'Unreachable destination handset' });
+  await e2e.site.db('sms_events').insert([
     { sms_message_id: sms.id, status: 'retrying', error_code: '30003', error_message: 'Unreachable destination handset' },
     { sms_message_id: sms.id, status: 'failed', error_code: '30003', error_message: 'Unreachable destination handset' },
   ]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await site?.stop();
 });
 
 describe('admin area in the browser', () => {
@@ -51,17 +44,17 @@ describe('admin area in the browser', () => {
   ])('answers unknown admin paths with 404 and shows no public cookie banner in the admin (%o)', async (viewport) => {
     // The browser reports the unknown path's 404 as a failed resource, and so the login
     // page's question for a session (401 when signed out).
-    const { page, close, consoleErrors } = await openPage(browser, { viewport, allowConsoleErrors: /status of (401|404)/ });
+    const { page, close, consoleErrors } = await openPage(e2e.browser, { viewport, allowConsoleErrors: /status of (401|404)/ });
     const banner = page.getByRole('region', { name: cookieTexts.bannerTitle });
 
-    const unknown = await page.goto(`${site.baseUrl}/admin/impostazioni`);
+    const unknown = await page.goto(`${e2e.site.baseUrl}/admin/impostazioni`);
     expect(unknown?.status()).toBe(404);
     await page.getByRole('heading', { level: 1, name: notFoundPage.title }).waitFor();
     // Not the admin: the public page it is shows the public banner to a visitor who has not chosen.
     await banner.waitFor();
 
     for (const path of ['/admin/login', '/admin-login']) {
-      const login = await page.goto(`${site.baseUrl}${path}`);
+      const login = await page.goto(`${e2e.site.baseUrl}${path}`);
       expect(login?.status(), path).toBe(200);
       await page.waitForSelector('html[data-hydrated="true"]');
       await page.getByLabel('Nome utente').waitFor();
@@ -74,8 +67,8 @@ describe('admin area in the browser', () => {
   });
 
   it('refuses a wrong password with the generic message and keeps the form usable', async () => {
-    const { page, close, consoleErrors } = await openPage(browser, { allowConsoleErrors: /401/ });
-    await page.goto(`${site.baseUrl}/admin-login`);
+    const { page, close, consoleErrors } = await openPage(e2e.browser, { allowConsoleErrors: /401/ });
+    await page.goto(`${e2e.site.baseUrl}/admin-login`);
     await page.getByLabel('Nome utente').fill(USERNAME);
     await page.getByLabel('Password').fill('Sbagliata!Password1');
     await page.getByRole('button', { name: 'Accedi' }).click();
@@ -86,8 +79,8 @@ describe('admin area in the browser', () => {
   });
 
   it('logs in, filters leads, opens one, exports CSV and logs out', async () => {
-    const { page, close, consoleErrors } = await openPage(browser, { acceptDownloads: true });
-    await page.goto(`${site.baseUrl}/admin/login`);
+    const { page, close, consoleErrors } = await openPage(e2e.browser, { acceptDownloads: true });
+    await page.goto(`${e2e.site.baseUrl}/admin/login`);
     await page.getByLabel('Nome utente').waitFor();
     expect(await page.title()).toBe('Accesso amministratori');
     expect(await axeViolations(page)).toEqual([]);
@@ -123,7 +116,7 @@ describe('admin area in the browser', () => {
     expect(rows[1]).toContain('Giulia;Bianchi;giulia.bianchi@example.it');
     expect(rows[0]).toContain(';consenso_marketing;versione_consenso;versione_consenso_marketing;');
     expect(rows[1]).toContain(';sì;sì;1.0;1.0;');
-    expect(await site.db('admin_audit_log').where({ action: 'export_leads_csv' }).first('details')).toEqual({
+    expect(await e2e.site.db('admin_audit_log').where({ action: 'export_leads_csv' }).first('details')).toEqual({
       details: { filters: ['q'] },
     });
 
@@ -137,15 +130,15 @@ describe('admin area in the browser', () => {
     await page.getByRole('button', { name: 'Esci' }).click();
     await page.getByLabel('Nome utente').waitFor();
     // The session is gone on the server too: the dashboard sends back to the login.
-    await page.goto(`${site.baseUrl}/admin/dashboard`);
+    await page.goto(`${e2e.site.baseUrl}/admin/dashboard`);
     await page.getByLabel('Nome utente').waitFor();
     expect(consoleErrors.filter((message) => !/401/.test(message))).toEqual([]);
     await close();
   }, 60_000);
 
   it('after too many attempts shows the Italian 429 message and how long to wait, with the button off meanwhile', async () => {
-    const { page, close, consoleErrors } = await openPage(browser, { allowConsoleErrors: /401|429/ });
-    await page.goto(`${site.baseUrl}/admin/login`);
+    const { page, close, consoleErrors } = await openPage(e2e.browser, { allowConsoleErrors: /401|429/ });
+    await page.goto(`${e2e.site.baseUrl}/admin/login`);
     // An unknown name: the other tests' account stays unlocked for this client.
     await page.getByLabel('Nome utente').fill('intruso');
     for (let attempt = 0; attempt < 5; attempt += 1) {

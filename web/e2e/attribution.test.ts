@@ -1,12 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { cookieTexts } from '@guida/shared/messages';
 import { insertLead } from '@guida/testing/lead-fixture';
 import { axeViolations } from './axe';
 import { afterIdleWork } from './idle';
-import { fillLeadForm, launchChromium, openPage, privacyCheckbox, startSite, type Site } from './site-harness';
+import { fillLeadForm, openPage, privacyCheckbox, useSiteAndBrowser } from './site-harness';
 
 const USERNAME = 'campagne';
 const PASSWORD = 'Corretta!Cavallo42';
@@ -14,33 +14,24 @@ const PASSWORD = 'Corretta!Cavallo42';
 const SIGNED_OUT = /status of 401/;
 const LONG_URL = `https://www.example.com/${'percorso-molto-lungo/'.repeat(24)}`.slice(0, 500);
 
-let site: Site;
-let browser: Browser;
-beforeAll(async () => {
-  // The worker runs too: without CRM_WEBHOOK_URL it marks the CRM deliveries skipped.
-  [site, browser] = await Promise.all([
-    startSite({ TWILIO_FROM: 'MiaGuida', GUIDE_LINK_TTL_DAYS: '7', GA_MEASUREMENT_ID: 'G-TEST12345' }, { withWorker: true }),
-    launchChromium(),
-  ]);
+// The worker runs too: without CRM_WEBHOOK_URL it marks the CRM deliveries skipped.
+const e2e = useSiteAndBrowser({ TWILIO_FROM: 'MiaGuida', GUIDE_LINK_TTL_DAYS: '7', GA_MEASUREMENT_ID: 'G-TEST12345' }, { withWorker: true });
+beforeAll(() => {
   const created = spawnSync(process.execPath, ['api/dist/create-admin.js', '--username', USERNAME], {
-    env: { PATH: process.env.PATH ?? '', DATABASE_URL: site.databaseUrl, ADMIN_PASSWORD: PASSWORD },
+    env: { PATH: process.env.PATH ?? '', DATABASE_URL: e2e.site.databaseUrl, ADMIN_PASSWORD: PASSWORD },
     encoding: 'utf8',
   });
   expect(created.stdout).toContain(`created admin "${USERNAME}"`);
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await site?.stop();
 });
 
 /** Opens `path` as a visit coming from `referrer` and waits for the interactive page. */
 async function land(page: Page, path: string, referrer: string) {
-  await page.goto(`${site.baseUrl}${path}`, { referer: referrer });
+  await page.goto(`${e2e.site.baseUrl}${path}`, { referer: referrer });
   await page.waitForSelector('html[data-hydrated="true"]');
 }
 
 async function signIn(page: Page) {
-  await page.goto(`${site.baseUrl}/admin/login`);
+  await page.goto(`${e2e.site.baseUrl}/admin/login`);
   await page.getByLabel('Nome utente').fill(USERNAME);
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Accedi' }).click();
@@ -61,7 +52,7 @@ const romeTime = (date: Date) =>
 
 describe('campaign attribution, from the ad to the CSV', () => {
   it('keeps the first and last touch of a visit, shows them to the operator, filters by them and exports them', async () => {
-    const { page, context, close, consoleErrors } = await openPage(browser, {
+    const { page, context, close, consoleErrors } = await openPage(e2e.browser, {
       acceptDownloads: true,
       viewport: { width: 1280, height: 800 },
       allowConsoleErrors: SIGNED_OUT,
@@ -85,7 +76,7 @@ describe('campaign attribution, from the ad to the CSV', () => {
     const form = await fillLeadForm(page, { nome: 'Elena', cognome: 'Marchetti', email: 'elena.marchetti@example.it', telefono: '347 700 1234' });
     await privacyCheckbox(form).check();
     await form.getByRole('button', { name: /guida/i }).click();
-    await page.waitForURL(`${site.baseUrl}/grazie-italia`);
+    await page.waitForURL(`${e2e.site.baseUrl}/grazie-italia`);
 
     // The thank-you page names the sender and link lifetime the worker is configured with.
     const main = page.locator('main');
@@ -95,7 +86,7 @@ describe('campaign attribution, from the ad to the CSV', () => {
     // Kept in the tab's session storage only: no cookie carries the campaign.
     expect(JSON.stringify(await context.cookies())).not.toMatch(/Cj0KCQ|IwAR0|utm_/);
 
-    const lead = await site.db('ebook_requests').where({ email: 'elena.marchetti@example.it' }).first();
+    const lead = await e2e.site.db('ebook_requests').where({ email: 'elena.marchetti@example.it' }).first();
     expect(lead).toMatchObject({
       landing_path: '/',
       utm_source: 'google',
@@ -115,7 +106,7 @@ describe('campaign attribution, from the ad to the CSV', () => {
 
     // The funnel's landing carries the campaign of the visit too (never a click id).
     const funnelLanding = () =>
-      site.db('conversion_funnel').where({ step: 'landing', landing_path: '/' }).whereRaw("metadata->>'utm_term' = ?", ['guida finanza']).first();
+      e2e.site.db('conversion_funnel').where({ step: 'landing', landing_path: '/' }).whereRaw("metadata->>'utm_term' = ?", ['guida finanza']).first();
     await expect.poll(funnelLanding, { timeout: 20_000 }).toBeTruthy();
     expect((await funnelLanding()).metadata).toMatchObject({ utm_source: 'google', utm_campaign: 'autunno', utm_content: 'annuncio-b' });
     expect(JSON.stringify((await funnelLanding()).metadata)).not.toContain('Cj0KCQ');
@@ -155,7 +146,7 @@ describe('campaign attribution, from the ad to the CSV', () => {
     await page.keyboard.press('Escape');
 
     // Filters live in the address: a reload (or a shared link) shows the same view.
-    await insertLead(site.db, { nome: 'Senza', cognome: 'Campagna', email: 'senza@example.it' });
+    await insertLead(e2e.site.db, { nome: 'Senza', cognome: 'Campagna', email: 'senza@example.it' });
     await page.getByLabel('utm_campaign', { exact: true }).fill('autunno');
     await page.getByLabel('Clic su un annuncio').selectOption('si');
     await page.getByRole('button', { name: 'Applica filtri' }).click();
@@ -195,15 +186,15 @@ describe('campaign attribution, from the ad to the CSV', () => {
 
     // Nor first-party analytics: leaving the admin sends whatever it queued (page hide), and
     // once a later public page's view is stored, no admin page has been recorded.
-    await land(page, '/privacy', `${site.baseUrl}/admin/dashboard`);
+    await land(page, '/privacy', `${e2e.site.baseUrl}/admin/dashboard`);
     await page.goto('about:blank');
     await expect
-      .poll(async () => Number((await site.db('page_views').where({ path: '/privacy' }).count({ count: '*' }).first())?.count), {
+      .poll(async () => Number((await e2e.site.db('page_views').where({ path: '/privacy' }).count({ count: '*' }).first())?.count), {
         timeout: 20_000,
       })
       .toBe(1);
     for (const table of ['page_views', 'form_interactions', 'section_views']) {
-      expect(await site.db(table).whereLike('path', '/admin%').pluck('path'), table).toEqual([]);
+      expect(await e2e.site.db(table).whereLike('path', '/admin%').pluck('path'), table).toEqual([]);
     }
 
     expect(consoleErrors).toEqual([]);
@@ -213,13 +204,13 @@ describe('campaign attribution, from the ad to the CSV', () => {
 
 describe('the leads table', () => {
   beforeAll(async () => {
-    await insertLead(site.db, {
+    await insertLead(e2e.site.db, {
       nome: 'Vecchio',
       cognome: 'Lead',
       email: 'vecchio@example.it',
       created_at: '2020-01-15T10:00:00Z',
     });
-    await insertLead(site.db, {
+    await insertLead(e2e.site.db, {
       nome: 'Lunghissimo',
       cognome: 'Incollato',
       email: `${'indirizzo.molto.lungo.'.repeat(9)}x@example.it`,
@@ -230,7 +221,7 @@ describe('the leads table', () => {
   });
 
   it('keeps the SMS and CRM columns in view at 1280 px with a pasted 500-character URL, and shows it whole on focus', async () => {
-    const { page, close, consoleErrors } = await openPage(browser, { viewport: { width: 1280, height: 800 }, allowConsoleErrors: SIGNED_OUT });
+    const { page, close, consoleErrors } = await openPage(e2e.browser, { viewport: { width: 1280, height: 800 }, allowConsoleErrors: SIGNED_OUT });
     await signIn(page);
     const table = leadsTable(page);
     const row = table.getByRole('row', { name: /Lunghissimo Incollato/ });
@@ -257,7 +248,7 @@ describe('the leads table', () => {
   }, 60_000);
 
   it('sorts by date from the keyboard, and keeps the order in the address', async () => {
-    const { page, close, consoleErrors } = await openPage(browser, { viewport: { width: 1280, height: 800 }, allowConsoleErrors: SIGNED_OUT });
+    const { page, close, consoleErrors } = await openPage(e2e.browser, { viewport: { width: 1280, height: 800 }, allowConsoleErrors: SIGNED_OUT });
     await signIn(page);
     const table = leadsTable(page);
     await table.getByRole('row', { name: /Vecchio Lead/ }).waitFor();

@@ -1,19 +1,13 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gdprFormTexts } from '@guida/shared/gdpr-messages';
 import { challengeWidgetTexts } from '@guida/shared/messages';
 import { axeViolations } from './axe';
-import { fillLeadForm, gotoInteractive, launchChromium, openPage, startSite, type Site } from './site-harness';
+import { fillLeadForm, gotoInteractive, openPage, startSite, useBrowser, type Site } from './site-harness';
 
-let browser: Browser;
 let phoneCounter = 0;
 
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const e2e = useBrowser();
 
 const italianMobile = () =>
   `347 ${String(((process.pid % 1000) * 10_000 + 5000 + ++phoneCounter) % 10_000_000).padStart(7, '0')}`;
@@ -46,7 +40,7 @@ describe('with the default challenge mode (auto)', () => {
   });
 
   it('a visitor sees no widget and loads none of its code', async () => {
-    const { page, consoleErrors, close } = await openPage(browser);
+    const { page, consoleErrors, close } = await openPage(e2e.browser);
     const traffic = challengeTraffic(page);
     const form = await submitLead(page, site.baseUrl, 'elena.auto@example.it');
     await page.waitForURL(`${site.baseUrl}/grazie-italia`);
@@ -69,7 +63,7 @@ describe('with CHALLENGE_MODE=always', () => {
   });
 
   it('the widget solves while the visitor types, accessibly and in Italian, and the lead is stored', async () => {
-    const { page, consoleErrors, close } = await openPage(browser);
+    const { page, consoleErrors, close } = await openPage(e2e.browser);
     const traffic = challengeTraffic(page);
     await gotoInteractive(page, `${site.baseUrl}/`);
     const form = await fillLeadForm(page, { nome: 'Elena', cognome: 'Conti', email: 'elena.sempre@example.it' });
@@ -90,7 +84,7 @@ describe('with CHALLENGE_MODE=always', () => {
   });
 
   it('a submission the API refuses for want of a solution is sent again once the widget solved', async () => {
-    const { page, consoleErrors, close } = await openPage(browser, { allowConsoleErrors: /status of 428/ });
+    const { page, consoleErrors, close } = await openPage(e2e.browser, { allowConsoleErrors: /status of 428/ });
     // As if the status answer were lost: the form learns it from the refused submission.
     await page.route('**/api/challenge/status', (route) => route.fulfill({ json: { required: false } }));
     const answers: number[] = [];
@@ -106,7 +100,7 @@ describe('with CHALLENGE_MODE=always', () => {
   });
 
   it('the widget works from the keyboard on the GDPR form', async () => {
-    const { page, consoleErrors, close } = await openPage(browser);
+    const { page, consoleErrors, close } = await openPage(e2e.browser);
     await gotoInteractive(page, `${site.baseUrl}/gdpr`);
     const form = page.locator('form#richiesta-gdpr');
     await form.getByLabel(gdprFormTexts.emailLabel).fill('dati.sempre@example.it');

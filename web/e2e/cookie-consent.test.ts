@@ -1,18 +1,10 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { cookieTexts as t } from '@guida/shared/messages';
-import { launchChromium, openPage, startSite, type Site } from './site-harness';
+import { openPage, startSite, useSiteAndBrowser } from './site-harness';
 
-let site: Site;
-let browser: Browser;
 
-beforeAll(async () => {
-  [site, browser] = await Promise.all([startSite(), launchChromium()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await site?.stop();
-});
+const e2e = useSiteAndBrowser();
 
 const banner = (page: Page) => page.getByRole('region', { name: t.bannerTitle });
 const storedId = (page: Page) =>
@@ -28,12 +20,12 @@ const fetched = (page: Page, path: string) =>
 const idle = (page: Page) => page.evaluate(() => new Promise<void>((resolve) => requestIdleCallback(() => resolve())));
 const choiceOf = async (page: Page) => {
   const id = await storedId(page);
-  return site.db('cookie_consents').where({ session_id: id }).orderBy('id', 'desc').first();
+  return e2e.site.db('cookie_consents').where({ session_id: id }).orderBy('id', 'desc').first();
 };
 
 async function freshPage(options: Parameters<typeof openPage>[1] = {}) {
-  const opened = await openPage(browser, options);
-  await opened.page.goto(`${site.baseUrl}/`);
+  const opened = await openPage(e2e.browser, options);
+  await opened.page.goto(`${e2e.site.baseUrl}/`);
   await expect.poll(() => banner(opened.page).count()).toBe(1);
   return opened;
 }
@@ -107,7 +99,7 @@ describe('cookie banner', () => {
 
     const second = await context.newPage();
     const secondCheck = second.waitForResponse((response) => response.url().includes('/api/cookie-consent/'));
-    await second.goto(`${site.baseUrl}/trading-old`);
+    await second.goto(`${e2e.site.baseUrl}/trading-old`);
     expect((await secondCheck).status()).toBe(200);
     // Here the countdown asks for the site settings too: wait for the check's answer and the tasks it starts.
     await fetched(second, '/api/cookie-consent/');
@@ -120,13 +112,13 @@ describe('cookie banner', () => {
   });
 
   it('stays open when saving fails, telling the visitor nothing', async () => {
-    const { page, consoleErrors, close } = await openPage(browser, { allowConsoleErrors: /status of 500/ });
+    const { page, consoleErrors, close } = await openPage(e2e.browser, { allowConsoleErrors: /status of 500/ });
     const logged: string[] = [];
     page.on('console', (message) => logged.push(message.text()));
     await page.route('**/api/cookie-consent', (route) =>
       route.request().method() === 'POST' ? route.fulfill({ status: 500, body: 'errore' }) : route.continue(),
     );
-    await page.goto(`${site.baseUrl}/`);
+    await page.goto(`${e2e.site.baseUrl}/`);
     await banner(page).getByRole('button', { name: t.acceptAll }).click();
     await expect.poll(() => logged.some((text) => text.startsWith('Error saving cookie consent:'))).toBe(true);
     expect(await banner(page).count()).toBe(1);
@@ -136,8 +128,8 @@ describe('cookie banner', () => {
   });
 
   it('shows the banner when the server has no choice (404) and hides it on other errors', async () => {
-    const { page, close } = await openPage(browser, { allowConsoleErrors: /status of (404|503)/ });
-    await page.goto(`${site.baseUrl}/`);
+    const { page, close } = await openPage(e2e.browser, { allowConsoleErrors: /status of (404|503)/ });
+    await page.goto(`${e2e.site.baseUrl}/`);
     await page.evaluate(() =>
       localStorage.setItem(
         'guida-cookie-consent',
@@ -162,8 +154,8 @@ describe('cookie banner', () => {
       [360, 360],
       [1024, 400],
     ] as const) {
-      const { page, close } = await openPage(browser, { viewport: { width, height: 800 } });
-      await page.goto(`${site.baseUrl}/`);
+      const { page, close } = await openPage(e2e.browser, { viewport: { width, height: 800 } });
+      await page.goto(`${e2e.site.baseUrl}/`);
       await banner(page).getByRole('button', { name: t.customize }).click();
       const box = await page.getByRole('dialog', { name: t.panelTitle }).boundingBox();
       expect(Math.round(box!.width)).toBe(expected);
@@ -190,7 +182,7 @@ describe('Google Analytics', () => {
   it('loads only after analytics consent when configured', async () => {
     const gaSite = await startSite({ GA_MEASUREMENT_ID: 'G-TEST12345' });
     try {
-      const { page, close } = await openPage(browser);
+      const { page, close } = await openPage(e2e.browser);
       const requested: string[] = [];
       // Nothing leaves this machine: the script request is answered locally.
       await page.route('https://www.googletagmanager.com/**', (route) => {

@@ -1,7 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { validationMessages } from '@guida/shared/messages';
-import { fillLeadForm, gotoInteractive, launchChromium, openPage, startSite, type Site } from './site-harness';
+import { fillLeadForm, gotoInteractive, openPage, useSiteAndBrowser } from './site-harness';
 
 /** The landing pages of the JavaScript budget (decision 030). */
 const LANDING_PAGES = ['/', '/educazione-investimenti', '/trading-old'];
@@ -17,23 +17,15 @@ const NOT_ON_PUBLIC_PAGES = [
   'reValidateMode',
 ];
 
-let site: Site;
-let browser: Browser;
 
-beforeAll(async () => {
-  [site, browser] = await Promise.all([startSite(), launchChromium()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await site?.stop();
-});
+const e2e = useSiteAndBrowser();
 
 /** Resolves once the browser has been idle after hydration (the widgets and the cookie check have started). */
 const idle = (page: Page) => page.evaluate(() => new Promise<void>((resolve) => requestIdleCallback(() => resolve())));
 
 describe('the first load of a landing page', () => {
   it.each(LANDING_PAGES)('%s transfers at most 100 kB of JavaScript, brotli-compressed, with none of the heavy libraries', async (path) => {
-    const { page, consoleErrors, close } = await openPage(browser);
+    const { page, consoleErrors, close } = await openPage(e2e.browser);
     const scripts: { url: string; bytes: Promise<number>; encoding: Promise<string | undefined> }[] = [];
     page.on('requestfinished', (request) => {
       if (request.resourceType() !== 'script') return;
@@ -43,7 +35,7 @@ describe('the first load of a landing page', () => {
         encoding: request.response().then((response) => response?.headers()['content-encoding']),
       });
     });
-    await gotoInteractive(page, `${site.baseUrl}${path}`);
+    await gotoInteractive(page, `${e2e.site.baseUrl}${path}`);
     await idle(page);
     await page.waitForLoadState('networkidle');
 
@@ -62,24 +54,24 @@ describe('the first load of a landing page', () => {
   });
 
   it('asks the API once for the live figures, however many widgets show them', async () => {
-    const { page, close } = await openPage(browser);
+    const { page, close } = await openPage(e2e.browser);
     const liveStats: string[] = [];
     page.on('request', (request) => {
       if (new URL(request.url()).pathname === '/api/live-stats') liveStats.push(request.url());
     });
     // The older page shows the figures in the offer box and in the social-proof widgets.
-    await gotoInteractive(page, `${site.baseUrl}/trading-old`);
+    await gotoInteractive(page, `${e2e.site.baseUrl}/trading-old`);
     await idle(page);
     await page.waitForLoadState('networkidle');
-    expect(liveStats).toEqual([`${site.baseUrl}/api/live-stats?path=%2Ftrading-old`]);
+    expect(liveStats).toEqual([`${e2e.site.baseUrl}/api/live-stats?path=%2Ftrading-old`]);
     await close();
   });
 });
 
 describe('the guide form', () => {
   it('checks nothing before the first submit, then focuses the first invalid field and checks each field as it changes', async () => {
-    const { page, consoleErrors, close } = await openPage(browser);
-    await gotoInteractive(page, `${site.baseUrl}/`);
+    const { page, consoleErrors, close } = await openPage(e2e.browser);
+    await gotoInteractive(page, `${e2e.site.baseUrl}/`);
     const form = await fillLeadForm(page, { nome: 'A' });
     const message = (text: string) => form.getByText(text, { exact: true });
     await form.getByLabel('Cognome', { exact: true }).focus();

@@ -1,24 +1,15 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { gdprFormTexts } from '@guida/shared/gdpr-messages';
 import { validationMessages } from '@guida/shared/messages';
 import { axeViolations } from './axe';
-import { gotoInteractive, launchChromium, openPage, startSite, type Site } from './site-harness';
+import { gotoInteractive, openPage, useSiteAndBrowser } from './site-harness';
 
-let site: Site;
-let browser: Browser;
-beforeAll(async () => {
-  [site, browser] = await Promise.all([startSite(), launchChromium()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await site?.stop();
-});
+const e2e = useSiteAndBrowser();
 
 describe('the /gdpr request form', () => {
   it('shows the spec messages under the fields, tied to them for screen readers, without axe violations', async () => {
-    const { page, consoleErrors, close } = await openPage(browser, { bypassCSP: true, viewport: { width: 360, height: 740 } });
-    await gotoInteractive(page, `${site.baseUrl}/gdpr`);
+    const { page, consoleErrors, close } = await openPage(e2e.browser, { bypassCSP: true, viewport: { width: 360, height: 740 } });
+    await gotoInteractive(page, `${e2e.site.baseUrl}/gdpr`);
     const form = page.locator('form#richiesta-gdpr');
     await form.getByRole('button', { name: gdprFormTexts.submit }).click();
 
@@ -44,9 +35,9 @@ describe('the /gdpr request form', () => {
 
   it('asks what to correct only for a rectification, also before the page is interactive', async () => {
     for (const javaScriptEnabled of [true, false]) {
-      const { page, close } = await openPage(browser, { javaScriptEnabled });
-      if (javaScriptEnabled) await gotoInteractive(page, `${site.baseUrl}/gdpr`);
-      else await page.goto(`${site.baseUrl}/gdpr`);
+      const { page, close } = await openPage(e2e.browser, { javaScriptEnabled });
+      if (javaScriptEnabled) await gotoInteractive(page, `${e2e.site.baseUrl}/gdpr`);
+      else await page.goto(`${e2e.site.baseUrl}/gdpr`);
       const form = page.locator('form#richiesta-gdpr');
       const details = form.getByLabel(gdprFormTexts.detailsLabel);
       expect(await details.isVisible()).toBe(false);
@@ -59,8 +50,8 @@ describe('the /gdpr request form', () => {
   });
 
   it('offers the four rights with Italian labels and posts to the API without JavaScript', async () => {
-    const { page, close } = await openPage(browser, { javaScriptEnabled: false });
-    await page.goto(`${site.baseUrl}/gdpr`);
+    const { page, close } = await openPage(e2e.browser, { javaScriptEnabled: false });
+    await page.goto(`${e2e.site.baseUrl}/gdpr`);
     const form = page.locator('form#richiesta-gdpr');
     expect(await form.getAttribute('action')).toBe('/api/gdpr/requests');
     expect(await form.getAttribute('method')).toBe('post');

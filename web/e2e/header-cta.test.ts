@@ -1,17 +1,9 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { SITE_PAGE_PATHS, THANK_YOU_PATHS } from '../app/page-paths';
-import { gotoInteractive, launchChromium, openPage, startSite, type Site } from './site-harness';
+import { gotoInteractive, openPage, useSiteAndBrowser } from './site-harness';
 
-let site: Site;
-let browser: Browser;
-beforeAll(async () => {
-  [site, browser] = await Promise.all([startSite(), launchChromium()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await site?.stop();
-});
+const e2e = useSiteAndBrowser();
 
 const PHONE = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true };
 const WITHOUT_FORM = ['/privacy', '/gdpr', ...THANK_YOU_PATHS, '/welcome', '/pagina-inesistente'];
@@ -28,8 +20,8 @@ const nomeOnScreen = (page: Page) =>
 describe('the header’s "Richiedi la guida"', () => {
   it.each([...SITE_PAGE_PATHS, '/pagina-inesistente'])('leads to a guide form from %s', async (path) => {
     // The unknown path is answered with its page and HTTP 404, which Chromium logs.
-    const { page, consoleErrors, close } = await openPage(browser, { ...PHONE, allowConsoleErrors: /status of 404/ });
-    await gotoInteractive(page, `${site.baseUrl}${path}`);
+    const { page, consoleErrors, close } = await openPage(e2e.browser, { ...PHONE, allowConsoleErrors: /status of 404/ });
+    await gotoInteractive(page, `${e2e.site.baseUrl}${path}`);
     const formOnPage = (await page.locator('form#richiedi-guida').count()) === 1;
     expect(formOnPage).toBe(!WITHOUT_FORM.includes(path));
     await page.getByRole('banner').getByRole('link', { name: 'Richiedi la guida' }).tap();
@@ -44,14 +36,14 @@ describe('the header’s "Richiedi la guida"', () => {
 describe('the page of an invalid guide link', () => {
   it('has the site’s header and colours', async () => {
     // The page is answered with HTTP 404, which Chromium logs.
-    const { page, consoleErrors, close } = await openPage(browser, { ...PHONE, allowConsoleErrors: /status of 404/ });
-    await gotoInteractive(page, `${site.baseUrl}/`);
+    const { page, consoleErrors, close } = await openPage(e2e.browser, { ...PHONE, allowConsoleErrors: /status of 404/ });
+    await gotoInteractive(page, `${e2e.site.baseUrl}/`);
     const siteColours = {
       link: await page.locator('form#richiedi-guida a[href="/privacy"]').evaluate((link) => getComputedStyle(link).color),
       cta: await page.getByRole('banner').getByRole('link', { name: 'Richiedi la guida' }).evaluate((link) => getComputedStyle(link).backgroundColor),
     };
 
-    const response = await page.goto(`${site.baseUrl}/g/questo-link-non-esiste-0123456789`);
+    const response = await page.goto(`${e2e.site.baseUrl}/g/questo-link-non-esiste-0123456789`);
     expect(response!.status()).toBe(404);
     const header = page.getByRole('banner');
     expect(await header.getByRole('link', { name: 'GuidaFinanza' }).getAttribute('href')).toBe('/');
@@ -63,7 +55,7 @@ describe('the page of an invalid guide link', () => {
     expect(consoleErrors).toEqual([]);
 
     await cta.tap();
-    await page.waitForURL(`${site.baseUrl}/#richiedi-guida`);
+    await page.waitForURL(`${e2e.site.baseUrl}/#richiedi-guida`);
     await expect.poll(() => nomeOnScreen(page)).toBe(true);
     await close();
   });

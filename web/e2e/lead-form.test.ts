@@ -1,31 +1,21 @@
 import { createHash } from 'node:crypto';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { isSwissPath, MARKETING_CONSENT_VERSION } from '@guida/shared/lead-rules';
 import { formMessages, marketingConsentText, validationMessages } from '@guida/shared/messages';
 import { SITE_PAGE_PATHS } from '../app/page-paths';
 import {
   fillLeadForm,
   gotoInteractive,
-  launchChromium,
   marketingCheckbox,
   openPage,
   privacyCheckbox,
-  startSite,
-  type Site,
+  useSiteAndBrowser,
 } from './site-harness';
 
-let site: Site;
-let browser: Browser;
 let phoneCounter = 0;
 
-beforeAll(async () => {
-  [site, browser] = await Promise.all([startSite(), launchChromium()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await site?.stop();
-});
+const e2e = useSiteAndBrowser();
 
 /** Seven digits unique to this test run, for distinct mobile numbers. */
 const nextDigits = () => String(((process.pid % 1000) * 10_000 + ++phoneCounter) % 10_000_000).padStart(7, '0');
@@ -34,8 +24,8 @@ const swissMobile = () => `+41 79 ${nextDigits()}`;
 /** The lead stored for a number as typed, with the types of its consent proofs. */
 async function storedLead(telefono: string) {
   const digits = telefono.replace(/\D/g, '');
-  const lead = await site.db('ebook_requests').whereLike('telefono', `%${digits.slice(-7)}`).orderBy('id', 'desc').first();
-  const consents = await site.db('gdpr_consents').where({ lead_id: lead.id }).orderBy('consent_type');
+  const lead = await e2e.site.db('ebook_requests').whereLike('telefono', `%${digits.slice(-7)}`).orderBy('id', 'desc').first();
+  const consents = await e2e.site.db('gdpr_consents').where({ lead_id: lead.id }).orderBy('consent_type');
   return { lead, consents };
 }
 
@@ -56,18 +46,18 @@ describe('each landing page', () => {
       // The older page always thanks on the Italian page (spec), in words for a Swiss number.
       [swissMobile(), path === '/trading-old' ? '/grazie-italia?prefisso=41' : '/grazie-svizzera'],
     ] as const) {
-      const { page, consoleErrors, close } = await openPage(browser);
-      await gotoInteractive(page, `${site.baseUrl}${path}?utm_source=newsletter&utm_medium=email&utm_campaign=autunno`);
+      const { page, consoleErrors, close } = await openPage(e2e.browser);
+      await gotoInteractive(page, `${e2e.site.baseUrl}${path}?utm_source=newsletter&utm_medium=email&utm_campaign=autunno`);
       const form = await fillLeadForm(page, { nome: 'Giulia', cognome: 'Romano', email: 'giulia@example.it', telefono });
       await privacyCheckbox(form).check();
       await form.getByRole('button', { name: /guida/i }).click();
-      await page.waitForURL(`${site.baseUrl}${expected}`);
+      await page.waitForURL(`${e2e.site.baseUrl}${expected}`);
       expect(await page.locator('h1').isVisible()).toBe(true);
       expect(consoleErrors).toEqual([]);
       await close();
 
       const digits = telefono.replace(/\D/g, '');
-      const lead = await site.db('ebook_requests').whereLike('telefono', `%${digits.slice(-7)}`).orderBy('id', 'desc').first();
+      const lead = await e2e.site.db('ebook_requests').whereLike('telefono', `%${digits.slice(-7)}`).orderBy('id', 'desc').first();
       expect(lead).toMatchObject({ landing_path: path, ebook_type: ebookType ?? 'general' });
       // Every page sends the visit's campaign; the older page no guide type or source of its own.
       expect(lead).toMatchObject({
@@ -83,8 +73,8 @@ describe('each landing page', () => {
 
 describe('the form on a newer page', () => {
   it('shows the spec message under each invalid field and the consent toast', async () => {
-    const { page, close } = await openPage(browser);
-    await gotoInteractive(page, `${site.baseUrl}/educazione-investimenti`);
+    const { page, close } = await openPage(e2e.browser);
+    await gotoInteractive(page, `${e2e.site.baseUrl}/educazione-investimenti`);
     const form = page.locator('form#richiedi-guida');
     await form.getByRole('button', { name: /guida/i }).click();
     for (const message of Object.values({
@@ -110,13 +100,13 @@ describe('the form on a newer page', () => {
   });
 
   it('shows the pending label and disables the button while sending', async () => {
-    const { page, close } = await openPage(browser);
+    const { page, close } = await openPage(e2e.browser);
     let release: () => void = () => undefined;
     await page.route('**/api/ebook-request', async (route) => {
       await new Promise<void>((resolve) => (release = resolve));
       await route.continue();
     });
-    await gotoInteractive(page, `${site.baseUrl}/`);
+    await gotoInteractive(page, `${e2e.site.baseUrl}/`);
     const form = await fillLeadForm(page, { nome: 'Luca', cognome: 'Neri', email: 'luca@example.it', telefono: italianMobile() });
     await privacyCheckbox(form).check();
     await form.getByRole('button', { name: /guida/i }).click();
@@ -124,18 +114,18 @@ describe('the form on a newer page', () => {
     await expect.poll(() => pending.count()).toBe(1);
     expect(await pending.isDisabled()).toBe(true);
     release();
-    await page.waitForURL(`${site.baseUrl}/grazie-italia`);
+    await page.waitForURL(`${e2e.site.baseUrl}/grazie-italia`);
     await close();
   });
 
   it('shows the server message in red and in an "Errore" toast, or the page fallback', async () => {
-    const { page, close } = await openPage(browser, { allowConsoleErrors: /status of (500|503)/ });
+    const { page, close } = await openPage(e2e.browser, { allowConsoleErrors: /status of (500|503)/ });
     const answers = [
       { status: 503, body: JSON.stringify({ message: 'Il servizio è momentaneamente non disponibile. Riprova tra qualche minuto.' }) },
       { status: 500, body: '' },
     ];
     await page.route('**/api/ebook-request', (route) => route.fulfill({ ...answers.shift()!, contentType: 'application/json' }));
-    await gotoInteractive(page, `${site.baseUrl}/`);
+    await gotoInteractive(page, `${e2e.site.baseUrl}/`);
     const form = await fillLeadForm(page, { nome: 'Sara', cognome: 'Galli', email: 'sara@example.it', telefono: italianMobile() });
     await privacyCheckbox(form).check();
 
@@ -147,12 +137,12 @@ describe('the form on a newer page', () => {
 
     await form.getByRole('button', { name: /guida/i }).click();
     await expect.poll(() => alert.textContent()).toBe(formMessages.errorFallbackNewerPages);
-    expect(page.url()).toBe(`${site.baseUrl}/`);
+    expect(page.url()).toBe(`${e2e.site.baseUrl}/`);
     await close();
   });
 
   it('puts the server’s field messages under the fields', async () => {
-    const { page, close } = await openPage(browser, { allowConsoleErrors: /status of 400/ });
+    const { page, close } = await openPage(e2e.browser, { allowConsoleErrors: /status of 400/ });
     await page.route('**/api/ebook-request', (route) =>
       route.fulfill({
         status: 400,
@@ -160,7 +150,7 @@ describe('the form on a newer page', () => {
         body: JSON.stringify({ message: validationMessages.telefono, errors: { telefono: validationMessages.telefono } }),
       }),
     );
-    await gotoInteractive(page, `${site.baseUrl}/`);
+    await gotoInteractive(page, `${e2e.site.baseUrl}/`);
     const form = await fillLeadForm(page, { nome: 'Sara', cognome: 'Galli', email: 'sara@example.it', telefono: italianMobile() });
     await privacyCheckbox(form).check();
     await form.getByRole('button', { name: /guida/i }).click();
@@ -171,12 +161,12 @@ describe('the form on a newer page', () => {
 
 describe('the optional marketing consent', () => {
   it('is unticked on a phone, and a lead sent without ticking it has no marketing consent', async () => {
-    const { page, consoleErrors, close } = await openPage(browser, {
+    const { page, consoleErrors, close } = await openPage(e2e.browser, {
       viewport: { width: 360, height: 740 },
       isMobile: true,
       hasTouch: true,
     });
-    await gotoInteractive(page, `${site.baseUrl}/trading-old`);
+    await gotoInteractive(page, `${e2e.site.baseUrl}/trading-old`);
     const telefono = italianMobile();
     const form = await fillLeadForm(page, { nome: 'Teresa', cognome: 'Moro', email: 'teresa@example.it', telefono });
     const marketing = marketingCheckbox(form);
@@ -185,7 +175,7 @@ describe('the optional marketing consent', () => {
     const posted = page.waitForRequest('**/api/ebook-request');
     await form.getByRole('button', { name: /guida/i }).tap();
     expect((await posted).postDataJSON()).toMatchObject({ gdprConsent: true, marketingConsent: false });
-    await page.waitForURL(`${site.baseUrl}/grazie-italia`);
+    await page.waitForURL(`${e2e.site.baseUrl}/grazie-italia`);
     expect(consoleErrors).toEqual([]);
     await close();
 
@@ -195,12 +185,12 @@ describe('the optional marketing consent', () => {
   });
 
   it('ticked, is stored with a consent proof of its own, and never stands in for the privacy consent', async () => {
-    const { page, consoleErrors, close } = await openPage(browser, { viewport: { width: 1280, height: 800 } });
+    const { page, consoleErrors, close } = await openPage(e2e.browser, { viewport: { width: 1280, height: 800 } });
     let posts = 0;
     page.on('request', (request) => {
       if (request.url().endsWith('/api/ebook-request')) posts += 1;
     });
-    await gotoInteractive(page, `${site.baseUrl}/educazione-investimenti`);
+    await gotoInteractive(page, `${e2e.site.baseUrl}/educazione-investimenti`);
     const telefono = italianMobile();
     const form = await fillLeadForm(page, { nome: 'Paolo', cognome: 'Gatti', email: 'paolo@example.it', telefono });
     // Its label ticks it; alone it does not send the form.
@@ -213,7 +203,7 @@ describe('the optional marketing consent', () => {
 
     await privacyCheckbox(form).check();
     await form.getByRole('button', { name: /guida/i }).click();
-    await page.waitForURL(`${site.baseUrl}/grazie-italia`);
+    await page.waitForURL(`${e2e.site.baseUrl}/grazie-italia`);
     expect(posts).toBe(1);
     expect(consoleErrors).toEqual([]);
     await close();
@@ -238,8 +228,8 @@ describe('the phone help next to Cellulare', () => {
   const helpText = (page: Page) => page.locator('form#richiedi-guida').getByText('Accettiamo cellulari italiani (+39) e svizzeri (+41).');
 
   it('opens by tap and closes on a tap elsewhere', async () => {
-    const { page, consoleErrors, close } = await openPage(browser, { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
-    await gotoInteractive(page, `${site.baseUrl}/`);
+    const { page, consoleErrors, close } = await openPage(e2e.browser, { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
+    await gotoInteractive(page, `${e2e.site.baseUrl}/`);
     expect(await help(page).getAttribute('aria-expanded')).toBe('false');
     expect(await helpText(page).isVisible()).toBe(false);
     await help(page).tap();
@@ -259,8 +249,8 @@ describe('the phone help next to Cellulare', () => {
   });
 
   it('opens by keyboard and closes on Escape', async () => {
-    const { page, close } = await openPage(browser);
-    await gotoInteractive(page, `${site.baseUrl}/educazione-investimenti`);
+    const { page, close } = await openPage(e2e.browser);
+    await gotoInteractive(page, `${e2e.site.baseUrl}/educazione-investimenti`);
     await page.getByLabel('Email', { exact: true }).focus();
     await page.keyboard.press('Tab');
     expect(await help(page).evaluate((button) => button === document.activeElement)).toBe(true);
@@ -279,12 +269,12 @@ describe('the phone field', () => {
   it('shows a +41 example on Swiss pages and a +39 one elsewhere', async () => {
     const withForm = [...SITE_PAGE_PATHS].filter((path) => !path.startsWith('/grazie') && !['/privacy', '/gdpr', '/welcome'].includes(path));
     for (const path of withForm) {
-      const html = await (await fetch(`${site.baseUrl}${path}`)).text();
+      const html = await (await fetch(`${e2e.site.baseUrl}${path}`)).text();
       const placeholder = /<input[^>]*type="tel"[^>]*placeholder="([^"]*)"/.exec(html)?.[1];
       expect([path, placeholder]).toEqual([path, isSwissPath(path) ? '+41 79 123 45 67' : '+39 347 123 4567']);
     }
-    const { page, close } = await openPage(browser);
-    await gotoInteractive(page, `${site.baseUrl}/oro-svizzera`);
+    const { page, close } = await openPage(e2e.browser);
+    await gotoInteractive(page, `${e2e.site.baseUrl}/oro-svizzera`);
     expect(await page.getByLabel('Cellulare', { exact: true }).getAttribute('placeholder')).toBe('+41 79 123 45 67');
     await close();
   });
@@ -292,8 +282,8 @@ describe('the phone field', () => {
 
 describe('the thank-you page', () => {
   const submit = async (path: string, telefono: string) => {
-    const { page, consoleErrors, close } = await openPage(browser);
-    await gotoInteractive(page, `${site.baseUrl}${path}`);
+    const { page, consoleErrors, close } = await openPage(e2e.browser);
+    await gotoInteractive(page, `${e2e.site.baseUrl}${path}`);
     const form = await fillLeadForm(page, { nome: 'Sara', cognome: 'Galli', email: 'sara@example.ch', telefono });
     await privacyCheckbox(form).check();
     await form.getByRole('button', { name: /guida/i }).click();
@@ -302,24 +292,24 @@ describe('the thank-you page', () => {
 
   it('speaks of the visitor’s number, not of the page’s country', async () => {
     const italianOnSwiss = await submit('/oro-svizzera', italianMobile());
-    await italianOnSwiss.page.waitForURL(`${site.baseUrl}/grazie-svizzera?prefisso=39`);
+    await italianOnSwiss.page.waitForURL(`${e2e.site.baseUrl}/grazie-svizzera?prefisso=39`);
     await expect.poll(() => italianOnSwiss.page.locator('main').textContent()).toContain('con il prefisso italiano +39');
     expect(await italianOnSwiss.page.locator('main').textContent()).not.toContain('cellulare svizzero');
     expect(italianOnSwiss.consoleErrors).toEqual([]);
     await italianOnSwiss.close();
 
     const swissOnOlder = await submit('/trading-old', swissMobile());
-    await swissOnOlder.page.waitForURL(`${site.baseUrl}/grazie-italia?prefisso=41`);
+    await swissOnOlder.page.waitForURL(`${e2e.site.baseUrl}/grazie-italia?prefisso=41`);
     await expect.poll(() => swissOnOlder.page.locator('main').textContent()).toContain('cellulare svizzero');
     expect(await swissOnOlder.page.locator('main').textContent()).not.toContain('prefisso italiano');
     await swissOnOlder.close();
   });
 
   it('switches the copy after hydration when opened from the address (the plain form’s redirect)', async () => {
-    const { page, consoleErrors, close } = await openPage(browser);
-    await gotoInteractive(page, `${site.baseUrl}/grazie-svizzera?prefisso=39`);
+    const { page, consoleErrors, close } = await openPage(e2e.browser);
+    await gotoInteractive(page, `${e2e.site.baseUrl}/grazie-svizzera?prefisso=39`);
     await expect.poll(() => page.locator('main').textContent()).toContain('con il prefisso italiano +39');
-    await gotoInteractive(page, `${site.baseUrl}/grazie-svizzera`);
+    await gotoInteractive(page, `${e2e.site.baseUrl}/grazie-svizzera`);
     expect(await page.locator('main').textContent()).toContain('cellulare svizzero');
     // No hydration mismatch was reported.
     expect(consoleErrors).toEqual([]);
@@ -329,12 +319,12 @@ describe('the thank-you page', () => {
 
 describe('the older page form', () => {
   it('requires the privacy checkbox natively and sends nothing without it', async () => {
-    const { page, close } = await openPage(browser);
+    const { page, close } = await openPage(e2e.browser);
     let posted = 0;
     page.on('request', (request) => {
       if (request.url().endsWith('/api/ebook-request')) posted += 1;
     });
-    await gotoInteractive(page, `${site.baseUrl}/trading-old`);
+    await gotoInteractive(page, `${e2e.site.baseUrl}/trading-old`);
     const form = await fillLeadForm(page, { nome: 'Elena', cognome: 'Costa', email: 'elena@example.it', telefono: italianMobile() });
     await form.getByRole('button', { name: /guida/i }).click();
     const valid = await privacyCheckbox(form).evaluate((box: HTMLInputElement) => box.validity.valid);
@@ -347,30 +337,30 @@ describe('the older page form', () => {
 
 describe('without JavaScript', () => {
   it('posts the plain form and lands on the thank-you page', async () => {
-    const { page, close } = await openPage(browser, { javaScriptEnabled: false });
-    await page.goto(`${site.baseUrl}/educazione-investimenti?utm_source=partner`);
+    const { page, close } = await openPage(e2e.browser, { javaScriptEnabled: false });
+    await page.goto(`${e2e.site.baseUrl}/educazione-investimenti?utm_source=partner`);
     const telefono = swissMobile();
     const form = await fillLeadForm(page, { nome: 'Marco', cognome: 'Villa', email: 'marco@example.ch', telefono });
     await privacyCheckbox(form).check();
     await form.getByRole('button', { name: /guida/i }).click();
-    await page.waitForURL(`${site.baseUrl}/grazie-svizzera`);
+    await page.waitForURL(`${e2e.site.baseUrl}/grazie-svizzera`);
     expect(await page.locator('h1').textContent()).toBeTruthy();
     const digits = telefono.replace(/\D/g, '');
-    const lead = await site.db('ebook_requests').where({ telefono: `+${digits}` }).first();
+    const lead = await e2e.site.db('ebook_requests').where({ telefono: `+${digits}` }).first();
     expect(lead).toMatchObject({ landing_path: '/educazione-investimenti', ebook_type: 'investment-education', utm_source: 'partner' });
     expect(lead).toMatchObject({ marketing_consent: false, marketing_consent_version: null });
     await close();
   });
 
   it('sends a ticked marketing consent with the plain form', async () => {
-    const { page, close } = await openPage(browser, { javaScriptEnabled: false });
-    await page.goto(`${site.baseUrl}/`);
+    const { page, close } = await openPage(e2e.browser, { javaScriptEnabled: false });
+    await page.goto(`${e2e.site.baseUrl}/`);
     const telefono = italianMobile();
     const form = await fillLeadForm(page, { nome: 'Irene', cognome: 'Fabbri', email: 'irene@example.it', telefono });
     await privacyCheckbox(form).check();
     await marketingCheckbox(form).check();
     await form.getByRole('button', { name: /guida/i }).click();
-    await page.waitForURL(`${site.baseUrl}/grazie-italia`);
+    await page.waitForURL(`${e2e.site.baseUrl}/grazie-italia`);
     await close();
 
     const { lead, consents } = await storedLead(telefono);
@@ -379,8 +369,8 @@ describe('without JavaScript', () => {
   });
 
   it('shows the Italian error page for an invalid plain form', async () => {
-    const { page, close } = await openPage(browser, { javaScriptEnabled: false });
-    await page.goto(`${site.baseUrl}/`);
+    const { page, close } = await openPage(e2e.browser, { javaScriptEnabled: false });
+    await page.goto(`${e2e.site.baseUrl}/`);
     const form = await fillLeadForm(page, { nome: 'M', cognome: 'Villa', email: 'marco@example.it', telefono: italianMobile() });
     await form.getByRole('button', { name: /guida/i }).click();
     await page.waitForLoadState();

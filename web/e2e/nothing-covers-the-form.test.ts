@@ -1,8 +1,8 @@
-import type { Browser, BrowserContextOptions, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContextOptions, Locator, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { cookieTexts, formMessages } from '@guida/shared/messages';
 import { axeViolations } from './axe';
-import { gotoInteractive, launchChromium, openPage, startSite, type Site } from './site-harness';
+import { gotoInteractive, openPage, useSiteAndBrowser } from './site-harness';
 
 /**
  * Every widget the site has, configured and showing at once (offer deadline, places cap,
@@ -12,22 +12,16 @@ import { gotoInteractive, launchChromium, openPage, startSite, type Site } from 
  * closed in turn.
  */
 
-let site: Site;
-let browser: Browser;
-
+const e2e = useSiteAndBrowser({
+  LIVE_STATS_CACHE_SECONDS: '0',
+  FREE_PLACES_TOTAL: '1000',
+  OFFER_ENDS_AT: new Date(Date.now() + 3 * 3600_000).toISOString(),
+});
 beforeAll(async () => {
-  [site, browser] = await Promise.all([
-    startSite({
-      LIVE_STATS_CACHE_SECONDS: '0',
-      FREE_PLACES_TOTAL: '1000',
-      OFFER_ENDS_AT: new Date(Date.now() + 3 * 3600_000).toISOString(),
-    }),
-    launchChromium(),
-  ]);
   // Other visitors reading the landing pages, and a guide sent and downloaded.
   for (const ip of ['203.0.113.1', '203.0.113.2']) {
     for (const path of ['/', '/trading-old']) {
-      const response = await fetch(`${site.baseUrl}/api/analytics/page-view`, {
+      const response = await fetch(`${e2e.site.baseUrl}/api/analytics/page-view`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': ip },
         body: JSON.stringify({ sessionId: `lettore-${ip.replace(/\W/g, '-')}-000000000`, path }),
@@ -35,15 +29,11 @@ beforeAll(async () => {
       expect(response.status).toBe(202);
     }
   }
-  const [lead] = await site.db('ebook_requests')
+  const [lead] = await e2e.site.db('ebook_requests')
     .insert({ nome: 'Ada', cognome: 'Riva', email: 'ada@example.ch', telefono: '+41790000001', gdpr_consent: true, country: 'CH' })
     .returning('id');
-  await site.db('sms_messages').insert({ lead_id: lead.id, status: 'delivered', sent_at: site.db.fn.now() });
-  await site.db('guide_downloads').insert({ lead_id: lead.id });
-});
-afterAll(async () => {
-  await browser?.close();
-  await site?.stop();
+  await e2e.site.db('sms_messages').insert({ lead_id: lead.id, status: 'delivered', sent_at: e2e.site.db.fn.now() });
+  await e2e.site.db('guide_downloads').insert({ lead_id: lead.id });
 });
 
 const SCREENS: [string, BrowserContextOptions][] = [
@@ -172,11 +162,11 @@ describe('nothing covers the form', () => {
     const touch = options.hasTouch === true;
     for (const path of ['/trading-old', '/']) {
       const older = path === '/trading-old';
-      const { page, consoleErrors, close } = await openPage(browser, options);
+      const { page, consoleErrors, close } = await openPage(e2e.browser, options);
       // The page runs on a clock the test moves: the popup first shows 10 s after the page
       // is idle, then stays for as long as the clock is paused.
       await page.clock.install();
-      await gotoInteractive(page, `${site.baseUrl}${path}`);
+      await gotoInteractive(page, `${e2e.site.baseUrl}${path}`);
       await cookieBanner(page).waitFor();
       await visitorBox(page).waitFor();
       if (older) await countdown(page).waitFor();
@@ -250,9 +240,9 @@ describe('nothing covers the form', () => {
   }, 180_000);
 
   it('keeps every widget accessible (axe, all of them showing, the phone help open)', async () => {
-    const { page, close } = await openPage(browser, { ...SCREENS[0]![1], bypassCSP: true });
+    const { page, close } = await openPage(e2e.browser, { ...SCREENS[0]![1], bypassCSP: true });
     await page.clock.install();
-    await gotoInteractive(page, `${site.baseUrl}/trading-old`);
+    await gotoInteractive(page, `${e2e.site.baseUrl}/trading-old`);
     await cookieBanner(page).waitFor();
     await countdown(page).waitFor();
     await page.clock.pauseAt(await page.evaluate(() => Date.now() + 11_000));

@@ -1,24 +1,9 @@
 import { readFileSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gotoInteractive, launchChromium, openPage, startSite, type Site } from './site-harness';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { gotoInteractive, openPage, useBrowser, withSite } from './site-harness';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-
-async function withSite(env: Record<string, string>, run: (site: Site) => Promise<void>) {
-  const site = await startSite(env);
-  try {
-    await run(site);
-  } finally {
-    await site.stop();
-  }
-}
+const e2e = useBrowser();
 
 const countdown = (page: Page) => page.getByRole('complementary', { name: 'Offerta Limitata' });
 const secondsShown = async (page: Page) => {
@@ -29,7 +14,7 @@ const secondsShown = async (page: Page) => {
 describe('the older trading page', () => {
   it('has a dismissible red risk banner, the guide preview, the claims, and a button to the form', async () => {
     await withSite({}, async (site) => {
-      const { page, consoleErrors, close } = await openPage(browser);
+      const { page, consoleErrors, close } = await openPage(e2e.browser);
       await gotoInteractive(page, `${site.baseUrl}/trading-old`);
       const risk = page.getByRole('note').filter({ hasText: 'Avvertenza di rischio' });
       expect(await risk.isVisible()).toBe(true);
@@ -72,7 +57,7 @@ describe('the older trading page', () => {
   it('counts down to the configured deadline, the same after a reload', async () => {
     const endsAt = new Date(Date.now() + 20 * 60_000).toISOString();
     await withSite({ OFFER_ENDS_AT: endsAt }, async (site) => {
-      const { page, close } = await openPage(browser);
+      const { page, close } = await openPage(e2e.browser);
       await gotoInteractive(page, `${site.baseUrl}/trading-old`);
       await expect.poll(() => countdown(page).count()).toBe(1);
       expect(await countdown(page).textContent()).toContain('Questa opportunità scade tra:');
@@ -90,7 +75,7 @@ describe('the older trading page', () => {
 
   it('turns urgent in the last five minutes', async () => {
     await withSite({ OFFER_ENDS_AT: new Date(Date.now() + 4 * 60_000).toISOString() }, async (site) => {
-      const { page, close } = await openPage(browser);
+      const { page, close } = await openPage(e2e.browser);
       await gotoInteractive(page, `${site.baseUrl}/trading-old`);
       await expect.poll(() => countdown(page).textContent()).toContain('ULTIMI MINUTI! Non perdere questa opportunità!');
       await close();

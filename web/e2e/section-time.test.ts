@@ -1,25 +1,17 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { waitFor } from '@guida/testing/wait-for';
 import { sectionName } from '../app/components/article/article-body';
 import { topicPages } from '../app/content/topics';
 import { afterIdleWork } from './idle';
-import { gotoInteractive, launchChromium, openPage, startSite, type Site } from './site-harness';
+import { gotoInteractive, openPage, useSiteAndBrowser } from './site-harness';
 
 const PHONE = { width: 360, height: 740 };
 const DESKTOP = { width: 1280, height: 800 };
 const SWISS_GOLD = topicPages.find((page) => page.path === '/oro-svizzera')!;
 const chapter = (index: number) => sectionName(SWISS_GOLD.sections[index]!.heading);
 
-let site: Site;
-let browser: Browser;
-beforeAll(async () => {
-  [site, browser] = await Promise.all([startSite({}, { withWorker: true }), launchChromium()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await site?.stop();
-});
+const e2e = useSiteAndBrowser({}, { withWorker: true });
 
 /** Returns once the tracker has measured the page where it now is (it measures in the frame after a scroll). */
 function settled(page: Page) {
@@ -32,8 +24,8 @@ function settled(page: Page) {
  * events on its own, in the order it gets them).
  */
 async function visit(path: string, viewport: typeof PHONE, expected: string[], read: (page: Page) => Promise<void>) {
-  const { page, close, consoleErrors } = await openPage(browser, { viewport });
-  await gotoInteractive(page, `${site.baseUrl}${path}`);
+  const { page, close, consoleErrors } = await openPage(e2e.browser, { viewport });
+  await gotoInteractive(page, `${e2e.site.baseUrl}${path}`);
   // The page view has been tracked once the session exists; the sections are observed from
   // the next idle task on.
   const session = () => page.evaluate(() => sessionStorage.getItem('guida-analytics-session'));
@@ -46,7 +38,7 @@ async function visit(path: string, viewport: typeof PHONE, expected: string[], r
   let stored: { section: string; time_spent: number; path: string }[] = [];
   await waitFor(
     async () => {
-      stored = await site.db('section_views').where({ session_id: sessionId }).orderBy('timestamp').select('section', 'time_spent', 'path');
+      stored = await e2e.site.db('section_views').where({ session_id: sessionId }).orderBy('timestamp').select('section', 'time_spent', 'path');
       return expected.every((section) => stored.some((row) => row.section === section));
     },
     { timeoutMs: 45_000, what: `the times of ${expected.join(', ')} to be stored` },

@@ -1,4 +1,5 @@
 import { chromium, type Browser, type BrowserContextOptions, type Locator, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { marketingConsentText } from '@guida/shared/messages';
 import { freePort } from '@guida/testing/free-port';
 import { startApi, startWorker } from '@guida/testing/processes';
@@ -61,6 +62,44 @@ export async function startSite(env: Record<string, string> = {}, { withWorker =
 }
 
 export type Site = Awaited<ReturnType<typeof startSite>>;
+
+/**
+ * The site and a browser shared by the tests of one file: started before the first test,
+ * stopped after the last. Read them as `e2e.site` and `e2e.browser` inside hooks and tests.
+ */
+export function useSiteAndBrowser(...siteArgs: Parameters<typeof startSite>) {
+  const e2e = {} as { site: Site; browser: Browser };
+  beforeAll(async () => {
+    [e2e.site, e2e.browser] = await Promise.all([startSite(...siteArgs), launchChromium()]);
+  });
+  afterAll(async () => {
+    await e2e.browser?.close();
+    await e2e.site?.stop();
+  });
+  return e2e;
+}
+
+/** A browser shared by the tests of one file, for files that start a site per test. */
+export function useBrowser() {
+  const e2e = {} as { browser: Browser };
+  beforeAll(async () => {
+    e2e.browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await e2e.browser?.close();
+  });
+  return e2e;
+}
+
+/** Runs `run` against a site of its own configuration, stopped afterwards whatever happens. */
+export async function withSite(env: Record<string, string>, run: (site: Site) => Promise<void>) {
+  const site = await startSite(env);
+  try {
+    await run(site);
+  } finally {
+    await site.stop();
+  }
+}
 
 /**
  * A page that fails the test on any console error or CSP violation (except those the

@@ -1,7 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   ADMIN_PATHS,
   FINANCE_LANDING_PATHS,
@@ -10,7 +9,7 @@ import {
   SITE_PAGE_PATHS,
   THANK_YOU_PATHS,
 } from '../app/page-paths';
-import { gotoInteractive, launchChromium, openPage, startSite, type Site } from './site-harness';
+import { gotoInteractive, openPage, useSiteAndBrowser } from './site-harness';
 
 const PUBLIC_PATHS = [...SITE_PAGE_PATHS];
 const BUILD = path.resolve(import.meta.dirname, '../build/client');
@@ -25,21 +24,13 @@ const DEVELOPMENT_ONLY = [
   ' is changing from ',
 ];
 
-let site: Site;
-let browser: Browser;
 
-beforeAll(async () => {
-  [site, browser] = await Promise.all([startSite(), launchChromium()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await site?.stop();
-});
+const e2e = useSiteAndBrowser();
 
 describe('every public route', () => {
   it('is prerendered HTML with its title, description, canonical URL and Open Graph tags', async () => {
     for (const page of PUBLIC_PATHS) {
-      const response = await fetch(`${site.baseUrl}${page}`);
+      const response = await fetch(`${e2e.site.baseUrl}${page}`);
       expect(response.status, page).toBe(200);
       expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
       expect(response.headers.get('cache-control')).toBe('no-cache');
@@ -57,7 +48,7 @@ describe('every public route', () => {
 
   it('shares one canonical URL per landing page variant', async () => {
     const canonicalOf = async (page: string) =>
-      /<link rel="canonical" href="([^"]+)"/.exec(await (await fetch(`${site.baseUrl}${page}`)).text())?.[1];
+      /<link rel="canonical" href="([^"]+)"/.exec(await (await fetch(`${e2e.site.baseUrl}${page}`)).text())?.[1];
     for (const variant of FINANCE_LANDING_PATHS) expect(await canonicalOf(variant)).toBe('http://localhost:3000/');
     for (const variant of INVESTMENT_LANDING_PATHS) {
       expect(await canonicalOf(variant)).toBe('http://localhost:3000/educazione-investimenti');
@@ -66,14 +57,14 @@ describe('every public route', () => {
 
   it('keeps thank-you pages out of search results', async () => {
     for (const page of [...THANK_YOU_PATHS, '/welcome']) {
-      expect(await (await fetch(`${site.baseUrl}${page}`)).text()).toContain('<meta name="robots" content="noindex, follow"/>');
+      expect(await (await fetch(`${e2e.site.baseUrl}${page}`)).text()).toContain('<meta name="robots" content="noindex, follow"/>');
     }
   });
 
   it('loads without console errors or CSP violations', async () => {
-    const { page, consoleErrors, close } = await openPage(browser);
+    const { page, consoleErrors, close } = await openPage(e2e.browser);
     for (const url of ['/', '/trading-old', '/oro-svizzera', '/trading-milano', '/privacy', '/grazie-italia']) {
-      await page.goto(`${site.baseUrl}${url}`);
+      await page.goto(`${e2e.site.baseUrl}${url}`);
       await page.waitForLoadState('networkidle');
     }
     expect(consoleErrors).toEqual([]);
@@ -83,7 +74,7 @@ describe('every public route', () => {
 
 describe('security headers', () => {
   it('allow inline scripts only by hash and forbid framing', async () => {
-    const response = await fetch(`${site.baseUrl}/`);
+    const response = await fetch(`${e2e.site.baseUrl}/`);
     const csp = response.headers.get('content-security-policy')!;
     const scriptSrc = csp.split('; ').find((directive) => directive.startsWith('script-src '))!;
     expect(scriptSrc).toMatch(/^script-src 'self'( 'sha256-[A-Za-z0-9+/=]+')+$/);
@@ -95,14 +86,14 @@ describe('security headers', () => {
 
 describe('the 404 page', () => {
   it('answers unknown paths with HTTP 404 and the "Page Not Found" page', async () => {
-    const response = await fetch(`${site.baseUrl}/questa-pagina-non-esiste`);
+    const response = await fetch(`${e2e.site.baseUrl}/questa-pagina-non-esiste`);
     expect(response.status).toBe(404);
     const html = await response.text();
     expect(html).toContain('<title>Page Not Found</title>');
 
     // The browser logs the document's own 404 status; nothing else may fail.
-    const { page, consoleErrors, close } = await openPage(browser, { allowConsoleErrors: /status of 404/ });
-    await page.goto(`${site.baseUrl}/questa-pagina-non-esiste`);
+    const { page, consoleErrors, close } = await openPage(e2e.browser, { allowConsoleErrors: /status of 404/ });
+    await page.goto(`${e2e.site.baseUrl}/questa-pagina-non-esiste`);
     expect(await page.title()).toBe('Page Not Found');
     expect(await page.locator('h1').textContent()).toBe('Page Not Found');
     expect(consoleErrors).toEqual([]);
@@ -112,8 +103,8 @@ describe('the 404 page', () => {
 
 describe('navigation', () => {
   it('moves between pages without reloading and shows a spinner while a page loads', async () => {
-    const { page, close } = await openPage(browser);
-    await page.goto(`${site.baseUrl}/`);
+    const { page, close } = await openPage(e2e.browser);
+    await page.goto(`${e2e.site.baseUrl}/`);
     await page.waitForLoadState('networkidle');
     await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
     // The privacy page's data is held back until the spinner has been seen.
@@ -126,7 +117,7 @@ describe('navigation', () => {
     await page.getByRole('link', { name: 'Privacy Policy', exact: true }).click();
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'Caricamento in corso' }).count()).toBe(1);
     release();
-    await page.waitForURL(`${site.baseUrl}/privacy`);
+    await page.waitForURL(`${e2e.site.baseUrl}/privacy`);
     await expect.poll(() => page.locator('h1').textContent()).toMatch(/dati personali|privacy/i);
     expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
     await close();
@@ -134,12 +125,12 @@ describe('navigation', () => {
 
   it('serves the admin routes as a client-side app', async () => {
     for (const adminPath of ADMIN_PATHS) {
-      const response = await fetch(`${site.baseUrl}${adminPath}`);
+      const response = await fetch(`${e2e.site.baseUrl}${adminPath}`);
       expect(response.status).toBe(200);
       expect(response.headers.get('x-robots-tag')).toBe('noindex, nofollow');
     }
-    const { page, close } = await openPage(browser);
-    await page.goto(`${site.baseUrl}/admin/login`);
+    const { page, close } = await openPage(e2e.browser);
+    await page.goto(`${e2e.site.baseUrl}/admin/login`);
     await expect.poll(() => page.locator('h1').textContent()).toBe('Accesso amministratori');
     await close();
   });
@@ -149,8 +140,8 @@ describe('static sections', () => {
   const staticTexts = ['Avvertenze sui rischi', 'Materiale esclusivamente educativo', 'nessuna promessa di guadagno'];
 
   it('keep the prerendered markup through hydration and render after a client-side navigation', async () => {
-    const { page, consoleErrors, close } = await openPage(browser);
-    await gotoInteractive(page, `${site.baseUrl}/trading-old`);
+    const { page, consoleErrors, close } = await openPage(e2e.browser);
+    await gotoInteractive(page, `${e2e.site.baseUrl}/trading-old`);
     await page.waitForLoadState('networkidle');
     const firstLoad = await page.locator('body').innerText();
     for (const text of [...staticTexts, 'Cosa trovi nella guida', 'La guida è gratuita, senza carta di credito']) {
@@ -160,9 +151,9 @@ describe('static sections', () => {
 
     await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
     await page.getByRole('link', { name: 'Privacy Policy', exact: true }).click();
-    await page.waitForURL(`${site.baseUrl}/privacy`);
+    await page.waitForURL(`${e2e.site.baseUrl}/privacy`);
     await page.getByRole('link', { name: /GuidaFinanza/ }).click();
-    await page.waitForURL(`${site.baseUrl}/`);
+    await page.waitForURL(`${e2e.site.baseUrl}/`);
     await expect.poll(() => page.locator('#vantaggi').textContent()).toBeTruthy();
     const afterNavigation = await page.locator('body').innerText();
     for (const text of staticTexts) expect(afterNavigation).toContain(text);
@@ -180,17 +171,17 @@ describe('the build', () => {
     );
 
   it('loads the page code only after the first paint (no preload competing with the stylesheet)', async () => {
-    const html = await (await fetch(`${site.baseUrl}/`)).text();
+    const html = await (await fetch(`${e2e.site.baseUrl}/`)).text();
     expect(html).not.toContain('rel="modulepreload"');
     expect(html).toMatch(/<script type="module">requestAnimationFrame\(/);
   });
 
   it('keeps zod out of the first load (validation code comes after the page is interactive)', async () => {
-    const html = await (await fetch(`${site.baseUrl}/`)).text();
+    const html = await (await fetch(`${e2e.site.baseUrl}/`)).text();
     const chunks = JSON.parse(/const href of (\[[^\]]+\])/.exec(html)![1]!) as string[];
     expect(chunks.length).toBeGreaterThan(3);
     for (const chunk of chunks) {
-      const code = await (await fetch(`${site.baseUrl}${chunk}`)).text();
+      const code = await (await fetch(`${e2e.site.baseUrl}${chunk}`)).text();
       expect(code, chunk).not.toMatch(/\$ZodType|ZodError/);
     }
   });
@@ -218,11 +209,11 @@ describe('the build', () => {
   });
 
   it('serves hashed assets for a year and precompressed', async () => {
-    const html = await (await fetch(`${site.baseUrl}/`)).text();
+    const html = await (await fetch(`${e2e.site.baseUrl}/`)).text();
     const assets = [...html.matchAll(/"(\/assets\/[^"]+\.js)"/g)].map((match) => match[1]!);
     expect(assets.length).toBeGreaterThan(0);
     for (const asset of new Set(assets)) {
-      const url = `${site.baseUrl}${asset}`;
+      const url = `${e2e.site.baseUrl}${asset}`;
       const plain = await fetch(url, { headers: { 'Accept-Encoding': 'identity' } });
       const size = (await plain.arrayBuffer()).byteLength;
       const response = await fetch(url, { headers: { 'Accept-Encoding': 'br' } });
@@ -234,18 +225,18 @@ describe('the build', () => {
   });
 
   it('has V8 compile the libraries of hydration eagerly (compile hint on the first line)', async () => {
-    const html = await (await fetch(`${site.baseUrl}/`)).text();
+    const html = await (await fetch(`${e2e.site.baseUrl}/`)).text();
     const vendor = /"(\/assets\/react-vendor-[^"]+\.js)"/.exec(html)?.[1];
     expect(vendor).toBeDefined();
-    const code = await (await fetch(`${site.baseUrl}${vendor}`)).text();
+    const code = await (await fetch(`${e2e.site.baseUrl}${vendor}`)).text();
     expect(code.split('\n', 1)[0]).toBe('//# allFunctionsCalledOnLoad');
   });
 
   it('publishes robots.txt and a sitemap of the indexable pages', async () => {
-    const robots = await (await fetch(`${site.baseUrl}/robots.txt`)).text();
+    const robots = await (await fetch(`${e2e.site.baseUrl}/robots.txt`)).text();
     expect(robots).toContain('Disallow: /admin');
     expect(robots).toContain('Sitemap: http://localhost:3000/sitemap.xml');
-    const sitemap = await (await fetch(`${site.baseUrl}/sitemap.xml`)).text();
+    const sitemap = await (await fetch(`${e2e.site.baseUrl}/sitemap.xml`)).text();
     for (const page of INDEXABLE_PATHS) expect(sitemap).toContain(`<loc>http://localhost:3000${page}</loc>`);
     expect(sitemap).not.toContain('grazie');
   });

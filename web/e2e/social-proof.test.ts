@@ -1,25 +1,13 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cookieTexts } from '@guida/shared/messages';
 import { axeViolations } from './axe';
-import { gotoInteractive, launchChromium, openPage, startSite, type Site } from './site-harness';
+import { gotoInteractive, openPage, useBrowser, withSite, type Site } from './site-harness';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const e2e = useBrowser();
 
-async function withSite(env: Record<string, string>, run: (site: Site) => Promise<void>) {
-  const site = await startSite({ LIVE_STATS_CACHE_SECONDS: '0', ...env });
-  try {
-    await run(site);
-  } finally {
-    await site.stop();
-  }
-}
+/** A site of its own configuration whose live figures are never cached. */
+const withLiveSite = (env: Record<string, string>, run: (site: Site) => Promise<void>) =>
+  withSite({ LIVE_STATS_CACHE_SECONDS: '0', ...env }, run);
 
 /**
  * A page view sent to the API from `ip`: that client is online, on `path`. Without an
@@ -64,10 +52,10 @@ const DESKTOP = { width: 1280, height: 800 };
 
 describe('social proof', () => {
   it('shows only real figures and real recent deliveries, and the popup can be closed', async () => {
-    await withSite({}, async (site) => {
+    await withLiveSite({}, async (site) => {
       await readers(site, '/', 3);
       await delivery(site, 'CH', 5);
-      const { page, close } = await openPage(browser);
+      const { page, close } = await openPage(e2e.browser);
       await gotoInteractive(page, `${site.baseUrl}/`);
       const box = page.getByRole('complementary', { name: 'Attività sul sito' });
       await expect.poll(() => box.count()).toBe(1);
@@ -92,13 +80,13 @@ describe('social proof', () => {
   }, 60_000);
 
   it.each([PHONE, DESKTOP])('shows the widgets on Swiss topic and city pages, the Swiss popup telling of Swiss deliveries only (%o)', async (viewport) => {
-    await withSite({}, async (site) => {
+    await withLiveSite({}, async (site) => {
       await readers(site, '/oro-svizzera', 3);
       // The newest delivery is Italian: a popup with the whole list would show it first.
       await delivery(site, 'IT', 2);
       await delivery(site, 'CH', 20);
       // axe runs in the page (bypassing the CSP, as in accessibility.test.ts).
-      const { page, close, consoleErrors } = await openPage(browser, { viewport, bypassCSP: true });
+      const { page, close, consoleErrors } = await openPage(e2e.browser, { viewport, bypassCSP: true });
       await gotoInteractive(page, `${site.baseUrl}/oro-svizzera`);
       const box = page.getByRole('complementary', { name: 'Attività sul sito' });
       await expect.poll(() => box.count()).toBe(1);
@@ -130,10 +118,10 @@ describe('social proof', () => {
   }, 90_000);
 
   it.each([PHONE, DESKTOP])('counts no crowd below 3 other visitors: the visitor alone, or with two others, sees no visitor count (%o)', async (viewport) => {
-    await withSite({}, async (site) => {
+    await withLiveSite({}, async (site) => {
       await readers(site, '/etf-vs-oro', 1);
       await delivery(site, 'IT', 5);
-      const { page, close, consoleErrors } = await openPage(browser, { viewport });
+      const { page, close, consoleErrors } = await openPage(e2e.browser, { viewport });
       await gotoInteractive(page, `${site.baseUrl}/etf-vs-oro`);
       // The box comes with the figures: only the download, nobody online or reading.
       const box = page.getByRole('complementary', { name: 'Attività sul sito' });
@@ -145,8 +133,8 @@ describe('social proof', () => {
   }, 60_000);
 
   it('shows nothing when nothing is true, and the real free places left', async () => {
-    await withSite({ FREE_PLACES_TOTAL: '50' }, async (site) => {
-      const { page, close } = await openPage(browser);
+    await withLiveSite({ FREE_PLACES_TOTAL: '50' }, async (site) => {
+      const { page, close } = await openPage(e2e.browser);
       await gotoInteractive(page, `${site.baseUrl}/trading-old`);
       const places = page.getByRole('complementary', { name: 'Posti gratuiti' });
       await expect.poll(() => places.count()).toBe(1);

@@ -1,30 +1,21 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { waitFor } from '@guida/testing/wait-for';
 import { thankYouItaly } from '../app/content/thank-you';
-import { fillLeadForm, gotoInteractive, launchChromium, openPage, privacyCheckbox, startSite, type Site } from './site-harness';
+import { fillLeadForm, gotoInteractive, openPage, privacyCheckbox, useSiteAndBrowser } from './site-harness';
 
-let site: Site;
-let browser: Browser;
-beforeAll(async () => {
-  [site, browser] = await Promise.all([startSite({}, { withWorker: true }), launchChromium()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await site?.stop();
-});
+const e2e = useSiteAndBrowser({}, { withWorker: true });
 
 describe('first-party analytics, browser to database', () => {
   it('records page views, the funnel, form actions and section time of a visit', async () => {
-    const { page, close } = await openPage(browser, { viewport: { width: 1280, height: 900 } });
-    await gotoInteractive(page, `${site.baseUrl}/?utm_source=newsletter&utm_campaign=inverno`);
+    const { page, close } = await openPage(e2e.browser, { viewport: { width: 1280, height: 900 } });
+    await gotoInteractive(page, `${e2e.site.baseUrl}/?utm_source=newsletter&utm_campaign=inverno`);
     const sessionId = await page.evaluate(() => sessionStorage.getItem('guida-analytics-session'));
     expect(sessionId).toMatch(/^[A-Za-z0-9_-]{21}$/);
 
     const form = await fillLeadForm(page, { nome: 'Elisa', cognome: 'Marchi', email: 'elisa@example.it', telefono: '347 900 1234' });
     await privacyCheckbox(form).check();
     await form.getByRole('button', { name: /guida/i }).click();
-    await page.waitForURL(`${site.baseUrl}/grazie-italia`);
+    await page.waitForURL(`${e2e.site.baseUrl}/grazie-italia`);
     // The address changes before React commits the new page (and its page view effect): on
     // a loaded machine, leaving at once would leave before the thank-you page ever showed.
     await page.getByRole('heading', { level: 1, name: thankYouItaly({ sender: null, linkDays: 30 }).heading }).waitFor();
@@ -34,10 +25,10 @@ describe('first-party analytics, browser to database', () => {
 
     const stored = () =>
       Promise.all([
-        site.db('page_views').where({ session_id: sessionId }).orderBy('timestamp').pluck('path'),
-        site.db('conversion_funnel').where({ session_id: sessionId }).pluck('step'),
-        site.db('form_interactions').where({ session_id: sessionId }).pluck('action'),
-        site.db('section_views').where({ session_id: sessionId }).pluck('section'),
+        e2e.site.db('page_views').where({ session_id: sessionId }).orderBy('timestamp').pluck('path'),
+        e2e.site.db('conversion_funnel').where({ session_id: sessionId }).pluck('step'),
+        e2e.site.db('form_interactions').where({ session_id: sessionId }).pluck('action'),
+        e2e.site.db('section_views').where({ session_id: sessionId }).pluck('section'),
       ]);
     // Generous: with the whole suite running on two cores the worker can lag behind.
     let last: Awaited<ReturnType<typeof stored>> | undefined;
@@ -56,36 +47,36 @@ describe('first-party analytics, browser to database', () => {
     expect(actions).toEqual(expect.arrayContaining(['view_form', 'start_typing', 'submit_attempt', 'submit_success', 'page_exit']));
     expect(sections).toContain('hero');
 
-    const landing = await site.db('conversion_funnel').where({ session_id: sessionId, step: 'landing' }).first();
+    const landing = await e2e.site.db('conversion_funnel').where({ session_id: sessionId, step: 'landing' }).first();
     expect(landing).toMatchObject({ landing_path: '/', utm_source: 'newsletter' });
     expect(landing.metadata).toMatchObject({ utm_campaign: 'inverno' });
-    const firstView = await site.db('page_views').where({ session_id: sessionId, path: '/' }).first();
+    const firstView = await e2e.site.db('page_views').where({ session_id: sessionId, path: '/' }).first();
     expect(firstView).toMatchObject({ device: 'Desktop', browser: 'Chrome', os: 'Linux', language: 'it-IT', screen_resolution: '1280x900' });
     expect(firstView.ip_address).toMatch(/^127\.0\.0\.0$|::$/);
-    const typing = await site.db('form_interactions').where({ session_id: sessionId, action: 'start_typing' }).pluck('field_name');
+    const typing = await e2e.site.db('form_interactions').where({ session_id: sessionId, action: 'start_typing' }).pluck('field_name');
     expect(typing).toEqual(expect.arrayContaining(['nome', 'cognome', 'email', 'telefono']));
   }, 90_000);
 
   it('records the page view and the landing of a visitor who leaves before the page is idle', async () => {
-    const { page, close } = await openPage(browser);
+    const { page, close } = await openPage(e2e.browser);
     // The browser never reports an idle moment: what waits for one is recorded on the exit.
     await page.addInitScript(() => {
       window.requestIdleCallback = () => 0;
     });
-    await gotoInteractive(page, `${site.baseUrl}/educazione-investimenti`);
+    await gotoInteractive(page, `${e2e.site.baseUrl}/educazione-investimenti`);
     const sessionId = await page.evaluate(() => sessionStorage.getItem('guida-analytics-session'));
     expect(sessionId).toBeNull();
     await page.goto('about:blank');
     const [viewSession] = await waitFor(
       async () => {
-        const sessions: string[] = await site.db('page_views').where({ path: '/educazione-investimenti' }).pluck('session_id');
+        const sessions: string[] = await e2e.site.db('page_views').where({ path: '/educazione-investimenti' }).pluck('session_id');
         return sessions.length > 0 && sessions;
       },
       { timeoutMs: 45_000, what: 'the page view to be stored' },
     );
     const landings = await waitFor(
       async () => {
-        const paths: string[] = await site.db('conversion_funnel').where({ session_id: viewSession, step: 'landing' }).pluck('landing_path');
+        const paths: string[] = await e2e.site.db('conversion_funnel').where({ session_id: viewSession, step: 'landing' }).pluck('landing_path');
         return paths.length > 0 && paths;
       },
       { timeoutMs: 45_000, what: 'the landing to be stored' },

@@ -81,6 +81,29 @@ describe('worker configuration', () => {
     );
   });
 
+  it('alerts: no channel by default, a list of recipients, a webhook only with a whsec_ secret', () => {
+    const defaults = parseEnv(workerEnvSchema, {});
+    expect([defaults.ALERT_EMAIL_TO, defaults.ALERT_WEBHOOK_URL]).toEqual([undefined, undefined]);
+    expect(defaults).toMatchObject({
+      ALERT_SMS_P95_SECONDS: 90,
+      ALERT_SMS_FAILURE_PERCENT: 10,
+      ALERT_SMS_MIN_COUNT: 10,
+      ALERT_CRM_FAILING_MINUTES: 15,
+    });
+    expect(parseEnv(workerEnvSchema, { ALERT_EMAIL_TO: 'ops@example.it, notte@example.it' }).ALERT_EMAIL_TO).toEqual([
+      'ops@example.it',
+      'notte@example.it',
+    ]);
+    expect(configError({ ALERT_EMAIL_TO: 'ops@example.it, nobody' }).message).toContain('ALERT_EMAIL_TO');
+    const hook = { ALERT_WEBHOOK_URL: 'https://ops.example/alerts' };
+    expect(configError(hook).message).toContain('ALERT_WEBHOOK_SECRET: required when ALERT_WEBHOOK_URL is set');
+    const oldForm = 'an-old-style-secret-of-many-characters';
+    const refused = configError({ ...hook, ALERT_WEBHOOK_SECRET: oldForm }).message;
+    expect(refused).toContain('ALERT_WEBHOOK_SECRET: must be a Standard Webhooks secret');
+    expect(refused).not.toContain(oldForm);
+    expect(parseEnv(workerEnvSchema, { ...hook, ALERT_WEBHOOK_SECRET: whsec(32) }).ALERT_WEBHOOK_SECRET).toBe(whsec(32));
+  });
+
   it('requires a real link token secret in production only', () => {
     const production = { NODE_ENV: 'production', PUBLIC_BASE_URL: 'https://guida.example.it' };
     expect(() => parseEnv(workerEnvSchema, production)).toThrow(/LINK_TOKEN_SECRET: required in production/);

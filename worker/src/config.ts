@@ -10,7 +10,12 @@ import {
   smsBudgetEnv,
   twilioEnv,
 } from '@guida/shared/config';
-import { webhookSecretProblem, webhookSigningKey } from './crm/webhook-signature';
+import {
+  GENERATE_SECRET_COMMAND,
+  isDeprecatedSecretForm,
+  webhookSecretProblem,
+  webhookSigningKey,
+} from './providers/webhook-signature';
 
 /** What LINK_TOKEN_SECRET is when unset: fine on a laptop, refused in production. */
 export const DEVELOPMENT_LINK_TOKEN_SECRET = 'development-only-link-token-secret';
@@ -19,6 +24,19 @@ const crmWebhookSecret = z.string().superRefine((secret, ctx) => {
   const problem = webhookSecretProblem(secret);
   if (problem) ctx.addIssue({ code: 'custom', message: problem });
 });
+
+/** A new variable: Standard Webhooks secrets only, none of the CRM's older form. */
+const alertWebhookSecret = z.string().superRefine((secret, ctx) => {
+  const problem = isDeprecatedSecretForm(secret)
+    ? `must be a Standard Webhooks secret ("whsec_" and base64); generate one with: ${GENERATE_SECRET_COMMAND}`
+    : webhookSecretProblem(secret);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
+
+const emailList = z
+  .string()
+  .transform((value) => value.split(',').map((address) => address.trim()).filter(Boolean))
+  .pipe(z.array(z.email({ error: 'must be email addresses separated by commas' })).min(1));
 
 export const workerEnvSchema = z
   .object({
@@ -53,6 +71,11 @@ export const workerEnvSchema = z
       .string()
       .min(32, { error: 'must be at least 32 characters' })
       .default(DEVELOPMENT_LINK_TOKEN_SECRET),
+    /**
+     * Port of the worker's own HTTP server: GET /health (Redis and PostgreSQL reachable)
+     * and GET /metrics (with METRICS_TOKEN). Each worker process on a host needs its own.
+     */
+    WORKER_METRICS_PORT: intEnv(9464, 1, 65_535),
     /** Jobs each worker process runs at once, per queue. */
     WORKER_CONCURRENCY: intEnv(50, 1, 1000),
     /** Base delays of the jittered exponential retries, per queue. */
@@ -63,6 +86,19 @@ export const workerEnvSchema = z
     /** How often pending deliveries without a job are looked for, and how old they must be. */
     SWEEP_INTERVAL_MS: intEnv(30_000, 100, 3_600_000),
     SWEEP_GRACE_MS: intEnv(10_000, 0, 3_600_000),
+    /** Who gets the alerts by email (comma-separated); unset = no alert emails. */
+    ALERT_EMAIL_TO: emailList.optional(),
+    /** Where alerts are also posted, signed like the CRM webhook; unset = none. */
+    ALERT_WEBHOOK_URL: httpUrl.optional(),
+    ALERT_WEBHOOK_SECRET: alertWebhookSecret.optional(),
+    /** SMS p95 (lead to provider, last 10 minutes) above which an alert opens. */
+    ALERT_SMS_P95_SECONDS: intEnv(90, 1, 3600),
+    /** Share of SMS not delivered (last 10 minutes) above which an alert opens. */
+    ALERT_SMS_FAILURE_PERCENT: intEnv(10, 1, 100),
+    /** SMS the last 10 minutes must hold before the p95 and the failure rate can alert. */
+    ALERT_SMS_MIN_COUNT: intEnv(10, 1, 100_000),
+    /** Minutes the CRM must fail every delivery before an alert opens. */
+    ALERT_CRM_FAILING_MINUTES: intEnv(15, 1, 1440),
   })
   .superRefine(requireTwilioSettings)
   .superRefine(requireHttpsInProduction)
@@ -81,6 +117,13 @@ export const workerEnvSchema = z
         code: 'custom',
         path: ['CRM_WEBHOOK_SECRET'],
         message: 'required when CRM_WEBHOOK_URL is set (the CRM checks the signature with it)',
+      });
+    }
+    if (value.ALERT_WEBHOOK_URL && !value.ALERT_WEBHOOK_SECRET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['ALERT_WEBHOOK_SECRET'],
+        message: 'required when ALERT_WEBHOOK_URL is set (the receiver checks the signature with it)',
       });
     }
     const { CRM_WEBHOOK_SECRET: current, CRM_WEBHOOK_SECRET_PREVIOUS: previous } = value;

@@ -4,6 +4,7 @@ import { createJobQueues } from '@guida/shared/server/job-queues';
 import type { Logger } from '@guida/shared/server/logger';
 import { createRedis } from '@guida/shared/server/redis';
 import type { WorkerConfig } from './config';
+import { createWorkerMetrics } from './metrics';
 import { createOutboxMailer, createSmtpMailer } from './providers/mailer';
 import { createOutboxSmsProvider } from './providers/outbox-sms-provider';
 import { createTwilioSmsProvider } from './providers/twilio-sms-provider';
@@ -36,6 +37,9 @@ export function createWorkerDependencies(config: WorkerConfig, logger: Logger): 
     ? createSmtpMailer(config.SMTP_URL, config.EMAIL_FROM)
     : createOutboxMailer(db, logger);
 
+  const metrics = createWorkerMetrics();
+  metrics.readAtScrapeTime({ db, connection, queues, config, logger });
+
   return {
     config,
     logger,
@@ -44,6 +48,7 @@ export function createWorkerDependencies(config: WorkerConfig, logger: Logger): 
     queues,
     smsProvider,
     mailer,
+    metrics,
     now: () => new Date(),
     async close() {
       await queues.close();

@@ -6,6 +6,7 @@ import type { Logger } from '@guida/shared/server/logger';
 import type { Redis } from '@guida/shared/server/redis';
 import type { ClaimTimeouts } from './claim-timeouts';
 import type { WorkerConfig } from './config';
+import type { WorkerMetrics } from './metrics';
 import type { Mailer } from './providers/mailer';
 import type { SmsProvider } from './providers/sms-provider';
 
@@ -19,6 +20,7 @@ export interface WorkerDeps {
   queues: JobQueues;
   smsProvider: SmsProvider;
   mailer: Mailer;
+  metrics: WorkerMetrics;
   /** The clock the SMS budgets are counted by (tests move it past a budget window). */
   now(): Date;
 }

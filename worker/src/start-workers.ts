@@ -1,5 +1,6 @@
 import { Worker, type Job } from 'bullmq';
 import { RETRY_BACKOFF_TYPE } from '@guida/shared/jobs/definition';
+import { alertsQueue } from './alerts/alerts.queue';
 import { startAnalyticsConsumer } from './analytics/analytics-consumer';
 import { claimTimeouts } from './claim-timeouts';
 import { crmQueue } from './crm/crm.queue';
@@ -10,7 +11,7 @@ import type { QueueDeclaration, WorkerDeps } from './queue-declaration';
 import { smsQueue } from './sms/sms.queue';
 
 /** Every queue the worker runs, each declared in its feature folder. */
-export const QUEUES: readonly QueueDeclaration[] = [smsQueue, crmQueue, emailQueue, gdprQueue, maintenanceQueue];
+export const QUEUES: readonly QueueDeclaration[] = [smsQueue, crmQueue, emailQueue, gdprQueue, maintenanceQueue, alertsQueue];
 
 const MAX_RETRY_DELAY_MS = 6 * 3600 * 1000;
 
@@ -75,7 +76,7 @@ export function startWorkers(deps: WorkerDeps) {
       deps.queues
         .queue(queue)
         .upsertJobScheduler(job.name, { every: everyMs }, { name: job.name, data: {}, opts: { removeOnComplete: 100, removeOnFail: 100 } })
-        .catch((error: Error) => logger.error({ job: job.name, err: error.message }, 'could not schedule a maintenance job'));
+        .catch((error: Error) => logger.error({ job: job.name, err: error.message }, 'could not schedule a recurring job'));
     }
     if (disconnected) {
       disconnected = false;

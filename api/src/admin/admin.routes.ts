@@ -12,6 +12,7 @@ import { audit, typedUsernameDigest } from './audit-log';
 import { knownDevices } from './known-device';
 import { createLoginGuard } from './login-guard';
 import { verificationSlots, verifyPassword } from './password-hash';
+import { adminAlertsRouter } from './alerts/admin-alerts.routes';
 import { adminDataRequestsRouter } from './data-requests/admin-data-requests.routes';
 import { adminLeadsRouter } from './leads/admin-leads.routes';
 import { adminQueuesRouter } from './queues/admin-queues.routes';
@@ -131,5 +132,6 @@ export function adminRouter(deps: ApiDeps) {
   router.use(adminReportsRouter(deps));
   router.use(adminDataRequestsRouter(deps));
   router.use(adminSmsBudgetRouter(deps));
+  router.use(adminAlertsRouter(deps));
   return router;
 }

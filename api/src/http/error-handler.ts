@@ -1,4 +1,4 @@
-import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { ZodError } from 'zod';
 import { apiMessages, formErrorPage, notFoundPage } from '@guida/shared/messages';
 import { DeliveryTransitionError } from '@guida/shared/deliveries/delivery-statuses';
@@ -42,6 +42,9 @@ function fromBodyParser(error: { type?: unknown; status?: unknown }): AppError |
   }
 }
 
+/** The code (`validation_failed`, `rate_limited`, ...) of the error a response answered, for the metrics. */
+export const answeredErrorCode = (res: Response): string | undefined => res.locals.errorCode as string | undefined;
+
 /** The one place where errors become answers: `{ message, errors? }`, never a stack trace. */
 export const errorHandler: ErrorRequestHandler = (error: unknown, req, res, next) => {
   if (res.headersSent) return next(error);
@@ -67,6 +70,7 @@ export const errorHandler: ErrorRequestHandler = (error: unknown, req, res, next
     }
   }
 
+  res.locals.errorCode = appError.code;
   if (appError.details.retryAfterSeconds) {
     res.set('Retry-After', String(appError.details.retryAfterSeconds));
   }

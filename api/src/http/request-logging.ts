@@ -15,7 +15,8 @@ declare module 'http' {
 }
 
 const INCOMING_ID = /^[A-Za-z0-9._-]{8,64}$/;
-const UNLOGGED_PATHS = new Set(['/healthz', '/readyz']);
+// Polled every few seconds; a refused scrape logs its own warning.
+const UNLOGGED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
 /** Path without query string, with personal tokens and session ids masked: never personal data in logs. */
 export function loggablePath(url: string | undefined): string {

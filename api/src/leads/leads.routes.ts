@@ -5,12 +5,13 @@ import { HONEYPOT_FIELD } from '@guida/shared/lead-rules';
 import { ebookRequestSchema } from '@guida/shared/schemas/lead';
 import { requireChallengeWhenBusy } from '../challenge';
 import type { ApiDeps } from '../dependencies';
-import { badRequest } from '../errors';
+import { AppError } from '../errors';
 import { clampUserAgent, truncateIp } from '../http/client-ip';
 import { isFormPost, publicIntake } from '../http/public-intake';
 import { createRateLimit } from '../http/rate-limit';
 import { sameOriginReferer } from '../http/same-origin-referer';
 import { parseOrThrow } from '../http/validate';
+import { countLeadOutcome } from '../metrics';
 import { createLeadInserter } from './lead-inserter';
 import { createLead } from './leads.service';
 
@@ -63,13 +64,13 @@ export function leadsRouter(deps: ApiDeps) {
   const insertLead = createLeadInserter(deps.db);
 
   const router = Router();
-  router.post('/api/ebook-request', ...intake, requireChallengeWhenBusy(deps), async (req, res) => {
+  router.post('/api/ebook-request', countLeadOutcome(deps.metrics), ...intake, requireChallengeWhenBusy(deps), async (req, res) => {
     const formPost = isFormPost(req);
     const body = formPost ? fromFormFields(req.body as Record<string, unknown>) : (req.body as Record<string, unknown>);
     const honeypot = body[HONEYPOT_FIELD];
     if (typeof honeypot === 'string' ? honeypot.trim() !== '' : honeypot != null) {
       req.log.warn('honeypot field filled in: request refused');
-      throw badRequest(apiMessages.honeypot);
+      throw new AppError(400, 'honeypot', apiMessages.honeypot);
     }
 
     const request = parseOrThrow(ebookRequestSchema, withPageAndCampaign(body, req, formPost));

@@ -43,14 +43,16 @@ export function smsStatusRouter(deps: ApiDeps) {
     const query = parseOrThrow(callbackQuerySchema, req.query);
     const status = smsStatusFromTwilio(callback.MessageStatus);
     if (status) {
-      const leadId = await applySmsProviderReport(deps.db, {
+      const changed = await applySmsProviderReport(deps.db, {
         providerMessageId: callback.MessageSid,
         smsId: query[SMS_STATUS_CALLBACK_ID_PARAM] ?? null,
         status,
         providerStatus: callback.MessageStatus,
         errorCode: callback.ErrorCode ?? null,
       });
-      if (leadId !== null) {
+      if (changed) {
+        const { leadId } = changed;
+        deps.metrics.smsReported(status, changed.secondsSinceLead);
         req.log.info({ leadId, status }, 'SMS status updated');
         if (SMS_FAILED_STATUSES.includes(status)) {
           await scheduleEmail({ db: deps.db, queues: deps.queues, logger: req.log }, { leadId }, 'guide-link');

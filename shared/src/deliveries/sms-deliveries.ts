@@ -47,6 +47,8 @@ export interface SmsToSend {
   phone_recently_served: boolean;
   /** An admin released it: sent even though an SMS budget is reached. */
   budget_exempt: boolean;
+  /** Seconds since the lead was stored, by PostgreSQL's clock (for the latency metrics). */
+  seconds_since_lead: number;
 }
 
 // The statements of every SMS, prepared once per connection (see prepared-statement.ts).
@@ -54,6 +56,7 @@ const loadStatement = preparedStatement<SmsToSend>(
   'load-sms-to-send',
   `
 SELECT s.id AS sms_id, s.status, s.attempts, s.updated_at, s.budget_exempt, l.nome, l.telefono, t.token_hash, t.expires_at,
+  EXTRACT(EPOCH FROM now() - l.created_at)::float8 AS seconds_since_lead,
   EXISTS (
     SELECT 1 FROM ebook_requests other
     JOIN sms_messages served ON served.lead_id = other.id
@@ -306,7 +309,7 @@ const RANK_OF_CURRENT_STATUS = `CASE status ${SMS_STATUSES.map(
  * provider's id, so a report that arrives before the worker recorded that id, or after
  * the worker stopped mid-send, still finds it.
  */
-const providerReportStatement = preparedStatement<{ lead_id: number }>(
+const providerReportStatement = preparedStatement<{ lead_id: number; seconds_since_lead: number }>(
   'sms-provider-report',
   `
 WITH changed AS (
@@ -326,7 +329,8 @@ WITH changed AS (
   INSERT INTO sms_events (sms_message_id, status, provider_status, error_code)
   SELECT id, :status, :providerStatus::text, :errorCode FROM changed
 )
-SELECT lead_id FROM changed
+SELECT changed.lead_id, EXTRACT(EPOCH FROM now() - l.created_at)::float8 AS seconds_since_lead
+FROM changed JOIN ebook_requests l ON l.id = changed.lead_id
 `,
 );
 
@@ -339,8 +343,14 @@ export interface ProviderReport {
   errorCode: string | null;
 }
 
-/** Applies a provider report; the lead id when the SMS changed, else null. */
-export async function applySmsProviderReport(db: Knex, report: ProviderReport): Promise<number | null> {
+/**
+ * Applies a provider report; when the SMS changed, its lead's id and the seconds since
+ * that lead was stored (by PostgreSQL's clock), else null.
+ */
+export async function applySmsProviderReport(
+  db: Knex,
+  report: ProviderReport,
+): Promise<{ leadId: number; secondsSinceLead: number } | null> {
   const { rows } = await providerReportStatement(db, {
     providerMessageId: report.providerMessageId,
     smsId: report.smsId,
@@ -349,7 +359,8 @@ export async function applySmsProviderReport(db: Knex, report: ProviderReport): 
     providerStatus: report.providerStatus,
     errorCode: report.errorCode,
   });
-  return rows[0]?.lead_id ?? null;
+  const row = rows[0];
+  return row ? { leadId: row.lead_id, secondsSinceLead: row.seconds_since_lead } : null;
 }
 
 /** Leads whose SMS a worker should run now (see dueRows), and whether its claim was abandoned. */

@@ -1,5 +1,5 @@
 import axios from 'axios';
-import { deprecatedGuidaSignature, standardWebhookSignature, webhookSigningKey } from './webhook-signature';
+import { deprecatedGuidaSignature, standardWebhookHeaders, webhookSigningKey } from '../providers/webhook-signature';
 
 export interface CrmWebhookSettings {
   url: string;
@@ -37,9 +37,7 @@ function crmWebhookHeaders(
   const id = String(delivery.id);
   const secrets = settings.previousSecret ? [settings.secret, settings.previousSecret] : [settings.secret];
   return {
-    'webhook-id': id,
-    'webhook-timestamp': String(timestamp),
-    'webhook-signature': standardWebhookSignature(secrets.map(webhookSigningKey), id, timestamp, delivery.body),
+    ...standardWebhookHeaders(secrets.map(webhookSigningKey), id, timestamp, delivery.body),
     'X-Guida-Event': delivery.event,
     'X-Guida-Delivery': id,
     'X-Guida-Timestamp': String(timestamp),

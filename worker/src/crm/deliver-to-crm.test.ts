@@ -278,7 +278,7 @@ describe('crm webhook signatures', () => {
 });
 
 function depsWith(webhook: DeliverToCrmDeps['webhook']): DeliverToCrmDeps {
-  return { db: worker.db, logger: worker.deps.logger, webhook, claimTimeoutMs: claimTimeouts(worker.config).crm };
+  return { db: worker.db, logger: worker.deps.logger, metrics: worker.deps.metrics, webhook, claimTimeoutMs: claimTimeouts(worker.config).crm };
 }
 
 /** The job the queue would run for a lead's lead.created delivery, run here without BullMQ. */

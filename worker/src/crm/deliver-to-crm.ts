@@ -11,6 +11,7 @@ import {
   recordCrmFailure,
   skipCrmDelivery,
 } from '@guida/shared/deliveries/crm-deliveries';
+import type { WorkerMetrics } from '../metrics';
 import { crmDeletionPayload, crmPayload } from './crm-payload';
 import { loadLead } from './crm.repo';
 import { CrmDeliveryError, postToCrm, type CrmWebhookSettings } from './crm-webhook-client';
@@ -18,6 +19,7 @@ import { CrmDeliveryError, postToCrm, type CrmWebhookSettings } from './crm-webh
 export interface DeliverToCrmDeps {
   db: Knex;
   logger: Logger;
+  metrics: Pick<WorkerMetrics, 'crmFailed'>;
   /** null when CRM_WEBHOOK_URL is unset: deliveries are marked skipped. */
   webhook: CrmWebhookSettings | null;
   /** A claim older than this was left by a worker that stopped mid-post. */
@@ -67,6 +69,7 @@ export function createDeliverToCrm(deps: DeliverToCrmDeps) {
       const failure =
         error instanceof CrmDeliveryError ? error : new CrmDeliveryError((error as Error).message, false, null);
       const lastAttempt = failure.permanent || attempts >= (job.opts.attempts ?? 1);
+      deps.metrics.crmFailed(lastAttempt);
       await recordCrmFailure(deps.db, deliveryId, {
         final: lastAttempt,
         attempts,

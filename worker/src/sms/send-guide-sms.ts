@@ -19,6 +19,7 @@ import { daysLeft, guideLinkUrl } from '@guida/shared/lead-rules';
 import { guideLinkToken, keyGuideLink } from '@guida/shared/server/guide-link-token';
 import type { JobQueues } from '@guida/shared/server/job-queues';
 import type { Logger } from '@guida/shared/server/logger';
+import type { WorkerMetrics } from '../metrics';
 import { guideSmsText } from './guide-sms-text';
 import { SmsSendError, type SmsProvider } from '../providers/sms-provider';
 
@@ -26,6 +27,7 @@ export interface SendGuideSmsDeps {
   db: Knex;
   queues: JobQueues;
   logger: Logger;
+  metrics: Pick<WorkerMetrics, 'smsSent' | 'smsFailed'>;
   provider: SmsProvider;
   publicBaseUrl: string;
   /** Keys the download links' tokens (decision 029). */
@@ -60,6 +62,9 @@ export function createSendGuideSms(deps: SendGuideSmsDeps) {
     const { leadId } = sendGuideSmsJob.schema.parse(job.data);
     const sms = await loadSmsToSend(deps.db, leadId);
     if (!sms) return 'skipped: the lead no longer exists';
+    const loadedAt = performance.now();
+    // PostgreSQL's age of the lead when loaded, plus this process's own elapsed time: no clocks compared.
+    const secondsSinceLead = () => sms.seconds_since_lead + (performance.now() - loadedAt) / 1000;
     if (!smsIsClaimable(sms.status)) return `skipped: already ${sms.status}`;
 
     const attempts = job.attemptsMade + 1;
@@ -96,6 +101,7 @@ export function createSendGuideSms(deps: SendGuideSmsDeps) {
           providerMessageId: earlier.providerMessageId,
           note: 'found at the provider: sent before its worker stopped',
         });
+        deps.metrics.smsSent(secondsSinceLead());
         deps.logger.warn({ leadId }, 'SMS of a stopped worker found at the provider: not sent again');
         return 'sent before its worker stopped';
       }
@@ -116,6 +122,7 @@ export function createSendGuideSms(deps: SendGuideSmsDeps) {
     try {
       const body = guideSmsText({ nome: sms.nome, link, validDays: daysLeft(sms.expires_at) });
       const { providerMessageId } = await deps.provider.send({ to: sms.telefono, body, leadId, smsId: sms.sms_id });
+      deps.metrics.smsSent(secondsSinceLead());
       await recordSmsSent(deps.db, sms.sms_id, { attempts, provider: deps.provider.name, providerMessageId });
       deps.logger.info({ leadId, attempts, provider: deps.provider.name }, 'SMS handed to the provider');
       return 'sent';
@@ -125,6 +132,8 @@ export function createSendGuideSms(deps: SendGuideSmsDeps) {
           ? error
           : new SmsSendError((error as Error).message, 'transient', null);
       const reason = { provider: deps.provider.name, errorCode: failure.code, errorMessage: failure.message };
+      const final = failure.kind === 'permanent' || attempts >= (job.opts.attempts ?? 1);
+      deps.metrics.smsFailed(failure.kind, failure.kind !== 'rate-limited' && final);
       if (failure.kind === 'rate-limited') {
         deps.logger.warn({ leadId }, 'SMS provider rate limit: pausing the queue');
         // The job goes back to the queue without using an attempt: so does the claim.
@@ -132,7 +141,6 @@ export function createSendGuideSms(deps: SendGuideSmsDeps) {
         await deps.rateLimit(failure.retryAfterMs);
         throw Worker.RateLimitError();
       }
-      const final = failure.kind === 'permanent' || attempts >= (job.opts.attempts ?? 1);
       await recordSmsFailure(deps.db, sms.sms_id, { ...reason, final, attempts });
       deps.logger.warn(
         { leadId, attempts, kind: failure.kind, code: failure.code },

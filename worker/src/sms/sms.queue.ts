@@ -13,6 +13,7 @@ export const smsQueue: QueueDeclaration = {
       db: deps.db,
       queues: deps.queues,
       logger: deps.logger,
+      metrics: deps.metrics,
       provider: deps.smsProvider,
       publicBaseUrl: deps.config.PUBLIC_BASE_URL,
       linkTokenSecret: deps.config.LINK_TOKEN_SECRET,

@@ -14,7 +14,7 @@ import { insertLead } from '@guida/testing/lead-fixture';
 import { waitFor } from '@guida/testing/wait-for';
 import { signInAsAdmin } from '../../testing/admin-session';
 import { createTestApi, type TestApi } from '../../testing/test-api';
-import { queueStats } from './queue-stats';
+import { queueStats } from '@guida/shared/server/queue-stats';
 
 let api: TestApi;
 let admin: Awaited<ReturnType<typeof signInAsAdmin>>;

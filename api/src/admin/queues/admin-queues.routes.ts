@@ -10,7 +10,7 @@ import type { FailedJobs } from '@guida/shared/schemas/admin';
 import type { ApiDeps } from '../../dependencies';
 import { AppError, notFound } from '../../errors';
 import { auditAdminAction } from '../audit-log';
-import { queueStats } from './queue-stats';
+import { queueStats } from '@guida/shared/server/queue-stats';
 
 const FAILED_JOBS_SHOWN = 50;
 

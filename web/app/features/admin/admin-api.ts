@@ -19,6 +19,7 @@ import type {
   QueueStats,
   SmsBudgetOverview,
 } from '@guida/shared/schemas/admin';
+import type { AlertIncidents } from '@guida/shared/alerts';
 import type { ConsentHistory } from '@guida/shared/schemas/gdpr';
 import { toast } from '../../components/ui/toast-store';
 import { ApiError, getJson } from '../../lib/api-client';
@@ -54,6 +55,7 @@ export const QUEUES_URL = '/api/admin/queues';
 const CONFIGURATION_URL = '/api/admin/configuration';
 export const SMS_BUDGET_URL = '/api/admin/sms-budget';
 export const SMS_BUDGET_RELEASE_URL = '/api/admin/sms-budget/release';
+const ALERTS_URL = '/api/admin/alerts';
 const failedJobsUrl = (name: string) => `${QUEUES_URL}/${encodeURIComponent(name)}/failed`;
 export const retryJobUrl = (name: string, jobId: string) =>
   `${QUEUES_URL}/${encodeURIComponent(name)}/jobs/${encodeURIComponent(jobId)}/retry`;
@@ -189,6 +191,11 @@ export function useAdminConfiguration() {
 /** The SMS budgets and the held SMS, polled like the queues (the alert on every tab). */
 export function useSmsBudget() {
   return useQuery<SmsBudgetOverview>({ queryKey: [SMS_BUDGET_URL], queryFn: adminGet, refetchInterval: POLL_MS });
+}
+
+/** The open and recently resolved alerts, polled like the queues (the banner on every tab). */
+export function useAlertIncidents() {
+  return useQuery<AlertIncidents>({ queryKey: [ALERTS_URL], queryFn: adminGet, refetchInterval: POLL_MS });
 }
 
 export function useFailedJobs(name: string) {

@@ -108,7 +108,7 @@ export const guideLabel = (ebookType: string) => labelOf(GUIDE_LABELS, ebookType
 export const COUNTRY_LABELS = { IT: 'Italia', CH: 'Svizzera' } as const;
 export const countryLabel = (country: string | null) => labelOf(COUNTRY_LABELS, country);
 
-const QUEUE_LABELS: Record<string, string> = { sms: 'SMS', crm: 'CRM', email: 'Email', maintenance: 'Manutenzione', gdpr: 'Diritti GDPR' };
+const QUEUE_LABELS: Record<string, string> = { sms: 'SMS', crm: 'CRM', email: 'Email', maintenance: 'Manutenzione', gdpr: 'Diritti GDPR', alerts: 'Avvisi' };
 export const queueLabel = (name: string) => labelOf(QUEUE_LABELS, name);
 
 export const yesNo = (value: boolean) => (value ? 'Sì' : 'No');

@@ -4,6 +4,7 @@ import { Navigate } from 'react-router';
 import { Spinner } from '../../components/ui/spinner';
 import { isForbidden, useAdminSession, useLogout } from './admin-api';
 import { ErrorNotice, FOCUS_RING, useUrlValues } from './admin-ui';
+import { AlertIncidents } from './alert-incidents';
 import { ConsentsTab } from './consents-tab';
 import { CrmConfigurationAlert } from './crm-configuration-alert';
 import { FunnelTab } from './funnel-tab';
@@ -85,6 +86,7 @@ function Dashboard({ username }: { username: string }) {
         </div>
       </header>
       <main className="mx-auto max-w-7xl px-4 py-6">
+        <AlertIncidents />
         <CrmConfigurationAlert />
         <SmsBudgetAlert />
         <Tabs.Root value={tab} onValueChange={(value) => update({ tab: value })}>

@@ -1,9 +1,9 @@
 import { createHmac } from 'node:crypto';
 
 /**
- * Signatures of the CRM webhook (decision 035): Standard Webhooks
- * (https://www.standardwebhooks.com/) in `webhook-signature`, and for one release the
- * deprecated X-Guida-Signature of earlier releases.
+ * Signatures of the webhooks the worker posts, the CRM's (decision 035) and the alerts'
+ * (decision 039): Standard Webhooks (https://www.standardwebhooks.com/) in
+ * `webhook-signature`, and for one release the CRM's deprecated X-Guida-Signature.
  */
 
 const PREFIX = 'whsec_';
@@ -17,7 +17,7 @@ const PADDED_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]
 export const GENERATE_SECRET_COMMAND = `node -e "console.log('${PREFIX}' + require('node:crypto').randomBytes(32).toString('base64'))"`;
 
 /**
- * Why `secret` cannot sign the CRM webhook, in English for the start-up error, or null
+ * Why `secret` cannot sign a webhook, in English for the start-up error, or null
  * when it can. Never quotes the secret.
  */
 export function webhookSecretProblem(secret: string): string | null {
@@ -57,11 +57,18 @@ export function webhookSigningKey(secret: string): Buffer {
  * The `webhook-signature` header: `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` per
  * key, space-separated, so a receiver holding any one of the keys accepts it.
  */
-export function standardWebhookSignature(keys: readonly Buffer[], id: string, timestamp: number, body: string) {
+function standardWebhookSignature(keys: readonly Buffer[], id: string, timestamp: number, body: string) {
   return keys
     .map((key) => `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`)
     .join(' ');
 }
+
+/** The three Standard Webhooks headers of one request, signed with each key. */
+export const standardWebhookHeaders = (keys: readonly Buffer[], id: string, timestamp: number, body: string) => ({
+  'webhook-id': id,
+  'webhook-timestamp': String(timestamp),
+  'webhook-signature': standardWebhookSignature(keys, id, timestamp, body),
+});
 
 /**
  * Deprecated X-Guida-Signature: `sha256=<hex>` of HMAC-SHA256 keyed by the secret's text

@@ -1,0 +1,4 @@
+export { createApiMetrics, type ApiMetrics } from './api-metrics';
+export { answerClusterMetricsRequests, shareMetricsWithClusterPrimary } from './cluster-metrics';
+export { countLeadOutcome } from './count-lead-outcome';
+export { metricsRouter } from './metrics.routes';

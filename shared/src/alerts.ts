@@ -1,0 +1,123 @@
+import { OPERATOR_TIME_ZONE } from './analytics-rules';
+
+/**
+ * The alerts (decision 039, docs/ops/alerts.md): the kinds of incident, the measurements
+ * each keeps (numbers only: no visitor text ever reaches an alert), and their Italian
+ * texts, shared by the worker's email and the admin's banner. Browser-safe.
+ */
+
+export const ALERT_KINDS = ['sms_p95', 'sms_failure_rate', 'crm_failing', 'sms_queue_promise', 'sms_budget'] as const;
+export type AlertKind = (typeof ALERT_KINDS)[number];
+
+export interface AlertDetails {
+  sms_p95: { p95Seconds: number; thresholdSeconds: number; sms: number; windowMinutes: number };
+  sms_failure_rate: { failed: number; finished: number; ratePercent: number; thresholdPercent: number; windowMinutes: number };
+  crm_failing: {
+    failingMinutes: number;
+    thresholdMinutes: number;
+    /** Deliveries refused or unanswered since the last one the CRM took. */
+    failedDeliveries: number;
+    /** The HTTP status of the latest refusal; null when the CRM did not answer. */
+    lastHttpStatus: number | null;
+  };
+  sms_queue_promise: {
+    waiting: number;
+    oldestWaitSeconds: number;
+    sentPerMinute: number;
+    /** When the queue would be empty at the current rate; null when nothing is being sent. */
+    drainSeconds: number | null;
+    promiseSeconds: number;
+  };
+  sms_budget: { held: number; trippedBudgets: number };
+}
+
+export type AlertIncident = {
+  [K in AlertKind]: { id: number; kind: K; openedAt: string; resolvedAt: string | null; details: AlertDetails[K] };
+}[AlertKind];
+
+/** GET /api/admin/alerts: the open incidents, oldest first, and the recently resolved ones. */
+export interface AlertIncidents {
+  open: AlertIncident[];
+  resolved: AlertIncident[];
+}
+
+const LOCALE = 'it-IT';
+const number = (value: number, digits = 0) =>
+  new Intl.NumberFormat(LOCALE, { maximumFractionDigits: digits }).format(value);
+const dateTime = new Intl.DateTimeFormat(LOCALE, {
+  timeZone: OPERATOR_TIME_ZONE,
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+});
+/** An instant as the operator reads it: "25/11/2026, 03:12 (ora italiana)". */
+export const formatAlertTime = (iso: string) => `${dateTime.format(new Date(iso))} (ora italiana)`;
+const minutes = (value: number) => (value === 1 ? '1 minuto' : `${number(value)} minuti`);
+
+/** What each kind is called: the banner's heading and the email's subject. */
+export const ALERT_TITLES: Record<AlertKind, string> = {
+  sms_p95: 'SMS lenti',
+  sms_failure_rate: 'Troppi SMS non consegnati',
+  crm_failing: 'Il CRM non accetta i lead',
+  sms_queue_promise: 'Coda SMS oltre la promessa dei 2 minuti',
+  sms_budget: 'Budget SMS superato',
+};
+
+/** The measurements of an incident as Italian sentences: numbers and fixed text only. */
+export function alertDetailLines(incident: { [K in AlertKind]: { kind: K; details: AlertDetails[K] } }[AlertKind]): string[] {
+  switch (incident.kind) {
+    case 'sms_p95': {
+      const d = incident.details;
+      return [
+        `Negli ultimi ${minutes(d.windowMinutes)}, il 95% degli SMS è partito entro ${number(d.p95Seconds, 1)} s dalla richiesta (soglia ${number(d.thresholdSeconds)} s).`,
+        `SMS considerati: ${number(d.sms)}.`,
+      ];
+    }
+    case 'sms_failure_rate': {
+      const d = incident.details;
+      return [
+        `Negli ultimi ${minutes(d.windowMinutes)}, ${number(d.failed)} SMS su ${number(d.finished)} non sono stati consegnati (${number(d.ratePercent, 1)}%, soglia ${number(d.thresholdPercent, 1)}%).`,
+      ];
+    }
+    case 'crm_failing': {
+      const d = incident.details;
+      return [
+        `Da almeno ${minutes(d.failingMinutes)} il CRM rifiuta o non risponde a ogni invio (soglia ${minutes(d.thresholdMinutes)}).`,
+        `Invii non riusciti dall'ultimo accettato: ${number(d.failedDeliveries)}.`,
+        d.lastHttpStatus === null ? 'Ultima risposta: nessuna (CRM non raggiungibile).' : `Ultima risposta: HTTP ${d.lastHttpStatus}.`,
+      ];
+    }
+    case 'sms_queue_promise': {
+      const d = incident.details;
+      return [
+        `SMS in attesa: ${number(d.waiting)}; il più vecchio attende da ${number(d.oldestWaitSeconds)} s (promessa: ${number(d.promiseSeconds)} s).`,
+        d.drainSeconds === null
+          ? "Nell'ultimo minuto non è partito nessun SMS."
+          : `Ritmo attuale: ${number(d.sentPerMinute)} SMS al minuto; la coda si svuoterebbe in ${number(d.drainSeconds)} s.`,
+      ];
+    }
+    case 'sms_budget': {
+      const d = incident.details;
+      return [
+        `SMS trattenuti dal budget: ${number(d.held)}.`,
+        `Budget al limite: ${number(d.trippedBudgets)}. Gli SMS trattenuti si possono rilasciare dall'area amministrazione.`,
+      ];
+    }
+  }
+}
+
+export const alertTexts = {
+  bannerTitle: 'Avvisi aperti',
+  since: 'Aperto il',
+  resolvedTitle: 'Avvisi risolti di recente',
+  resolvedAt: 'Risolto il',
+  emailOpenedSubject: (kind: AlertKind) => `[Avviso] ${ALERT_TITLES[kind]}`,
+  emailResolvedSubject: (kind: AlertKind) => `[Risolto] ${ALERT_TITLES[kind]}`,
+  emailOpenedIntro: 'Si è aperto un avviso:',
+  emailResolvedIntro: 'Questo avviso si è risolto:',
+  emailLastMeasures: 'Ultime misure:',
+  emailAdminLink: 'Area amministrazione:',
+  emailFooter: 'Messaggio automatico: riceverai un altro messaggio quando l’avviso si risolve.',
+} as const;

@@ -1,0 +1,72 @@
+import { ALERT_TITLES, alertDetailLines, alertTexts as t, type AlertIncident } from '@guida/shared/alerts';
+import { useAlertIncidents } from './admin-api';
+import { formatDateTime, formatDuration } from './admin-format';
+import { FOCUS_RING } from './admin-ui';
+
+const openCount = (count: number) => (count === 1 ? '1 avviso aperto' : `${count} avvisi aperti`);
+
+function IncidentDetails({ incident }: { incident: AlertIncident }) {
+  return (
+    <ul className="mt-1 list-disc pl-5 text-sm">
+      {alertDetailLines(incident).map((line) => (
+        <li key={line}>{line}</li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * The alerts the worker opened (decision 039): a red banner above every tab while any is
+ * open, with its kind, since when and its latest measurements; below it, the incidents
+ * resolved in the last week behind a disclosure. A region, not a live alert, since its
+ * measurements change at every refresh; a status line announces the count of open ones.
+ */
+export function AlertIncidents() {
+  // Durations as of the last refresh (every few seconds), so a render stays pure.
+  const { data, dataUpdatedAt } = useAlertIncidents();
+  const open = data?.open ?? [];
+  const resolved = data?.resolved ?? [];
+  return (
+    <>
+      <p role="status" className="sr-only">
+        {open.length > 0 ? openCount(open.length) : ''}
+      </p>
+      {open.length > 0 ? (
+        <section aria-labelledby="alert-incidents-title" className="mb-4 rounded-md border-2 border-red-700 bg-red-50 p-4 text-red-900">
+          <h2 id="alert-incidents-title" className="text-lg font-bold">
+            {t.bannerTitle}
+          </h2>
+          <ul className="mt-2 space-y-3">
+            {open.map((incident) => (
+              <li key={incident.id}>
+                <h3 className="font-semibold">{ALERT_TITLES[incident.kind]}</h3>
+                <p className="text-sm">
+                  {t.since} {formatDateTime(incident.openedAt)} (da {formatDuration((dataUpdatedAt - Date.parse(incident.openedAt)) / 1000)})
+                </p>
+                <IncidentDetails incident={incident} />
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      {resolved.length > 0 ? (
+        <details className="mb-4 rounded-md border border-slate-300 bg-white p-3 text-slate-800">
+          <summary className={`cursor-pointer rounded-sm font-semibold ${FOCUS_RING}`}>
+            {t.resolvedTitle} ({resolved.length})
+          </summary>
+          <ul className="mt-2 space-y-3">
+            {resolved.map((incident) => (
+              <li key={incident.id}>
+                <h3 className="font-semibold">{ALERT_TITLES[incident.kind]}</h3>
+                <p className="text-sm">
+                  {t.since} {formatDateTime(incident.openedAt)} · {t.resolvedAt} {formatDateTime(incident.resolvedAt)}
+                </p>
+                <IncidentDetails incident={incident} />
+              </li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,199 @@
+import type { Knex } from 'knex';
+import type { AlertDetails, AlertKind } from '@guida/shared/alerts';
+import { SMS_FAILED_STATUSES, SMS_HANDED_OVER, SMS_TRANSITIONS } from '@guida/shared/deliveries/delivery-statuses';
+import { sqlList } from '@guida/shared/deliveries/delivery-table';
+import { smsBudgetOverview } from '@guida/shared/deliveries/sms-deliveries';
+import type { SmsBudgetLimits } from '@guida/shared/deliveries/sms-budget';
+
+/**
+ * The conditions an alert watches (docs/ops/alerts.md), each measured from the delivery
+ * rows as of `now` (a parameter, so tests move the clock instead of waiting).
+ */
+
+export interface AlertSettings {
+  smsP95Seconds: number;
+  smsFailurePercent: number;
+  /** SMS the window must hold before its p95 or failure rate means anything. */
+  smsMinCount: number;
+  crmFailingMinutes: number;
+  /** With no CRM configured every delivery is skipped: nothing can fail. */
+  crmConfigured: boolean;
+  smsBudgetLimits: SmsBudgetLimits;
+}
+
+export interface Measurement<K extends AlertKind> {
+  active: boolean;
+  details: AlertDetails[K];
+}
+
+/** The SMS p95 and the failure rate look at the last 10 minutes. */
+const SMS_WINDOW_MINUTES = 10;
+/** The product's promise: the SMS leaves within 2 minutes of the request. */
+const SMS_PROMISE_SECONDS = 120;
+/** The send rate the queue estimate projects is the last minute's. */
+const RATE_WINDOW_SECONDS = 60;
+/**
+ * A queue is estimated once its oldest SMS has waited this long: an SMS normally leaves
+ * in a second or two, and a rate measured over an SMS that just arrived means nothing.
+ */
+const QUEUE_ESTIMATE_AFTER_SECONDS = 30;
+
+const SMS_WAITING = [...SMS_TRANSITIONS.claim.from, ...SMS_TRANSITIONS.recordSent.from];
+const SMS_FINISHED = [...SMS_HANDED_OVER, ...SMS_FAILED_STATUSES];
+
+/**
+ * When an SMS's wait began: its lead's request, or, for an SMS sent again (the admin's
+ * resend, a held SMS resumed or released), the last time it went back to pending. The
+ * wait of a resent SMS starts with the resend, not with a lead of last week.
+ */
+const WAIT_STARTED = `COALESCE(
+  (SELECT max(e.occurred_at) FROM sms_events e WHERE e.sms_message_id = s.id AND e.status = 'pending'),
+  l.created_at)`;
+
+const seconds = (ms: number) => ms / 1000;
+const round1 = (value: number) => Math.round(value * 10) / 10;
+
+async function measureSmsP95(db: Knex, now: Date, settings: AlertSettings): Promise<Measurement<'sms_p95'>> {
+  const { rows } = await db.raw<{ rows: { sms: number; p95: number | null }[] }>(
+    `SELECT count(*)::int AS sms,
+       percentile_cont(0.95) WITHIN GROUP (ORDER BY extract(epoch FROM s.sent_at - ${WAIT_STARTED}))::float8 AS p95
+     FROM sms_messages s JOIN ebook_requests l ON l.id = s.lead_id
+     WHERE s.sent_at > :start AND s.sent_at <= :now`,
+    { start: new Date(now.getTime() - SMS_WINDOW_MINUTES * 60_000), now },
+  );
+  const { sms, p95 } = rows[0]!;
+  const p95Seconds = round1(Math.max(0, p95 ?? 0));
+  return {
+    active: sms >= settings.smsMinCount && p95Seconds > settings.smsP95Seconds,
+    details: { p95Seconds, thresholdSeconds: settings.smsP95Seconds, sms, windowMinutes: SMS_WINDOW_MINUTES },
+  };
+}
+
+async function measureSmsFailureRate(
+  db: Knex,
+  now: Date,
+  settings: AlertSettings,
+): Promise<Measurement<'sms_failure_rate'>> {
+  const { rows } = await db.raw<{ rows: { finished: number; failed: number }[] }>(
+    `SELECT count(*)::int AS finished,
+       count(*) FILTER (WHERE status IN (${sqlList(SMS_FAILED_STATUSES)}) AND failed_at > :start)::int AS failed
+     FROM sms_messages
+     WHERE status IN (${sqlList(SMS_FINISHED)})
+       AND ((sent_at > :start AND sent_at <= :now) OR (failed_at > :start AND failed_at <= :now))`,
+    { start: new Date(now.getTime() - SMS_WINDOW_MINUTES * 60_000), now },
+  );
+  const { finished, failed } = rows[0]!;
+  const ratePercent = finished > 0 ? round1((failed * 100) / finished) : 0;
+  return {
+    active: finished >= settings.smsMinCount && ratePercent > settings.smsFailurePercent,
+    details: {
+      failed,
+      finished,
+      ratePercent,
+      thresholdPercent: settings.smsFailurePercent,
+      windowMinutes: SMS_WINDOW_MINUTES,
+    },
+  };
+}
+
+/**
+ * The CRM fails when its latest attempt failed (refused, or no answer) with no delivery
+ * taken since; the alert needs that observed at every evaluation for N minutes. The
+ * first observation is kept in alert_conditions, forgotten at the first success.
+ */
+async function measureCrmFailing(
+  db: Knex,
+  now: Date,
+  settings: AlertSettings,
+): Promise<Measurement<'crm_failing'>> {
+  const latest = settings.crmConfigured
+    ? await db('crm_deliveries')
+        .whereIn('status', ['delivered', 'retrying', 'failed'])
+        .orderBy('updated_at', 'desc')
+        .first<{ status: string; response_status: number | null; updated_at: Date } | undefined>(
+          'status',
+          'response_status',
+          'updated_at',
+        )
+    : undefined;
+  const failing = latest !== undefined && latest.status !== 'delivered';
+  const inactive = (failedDeliveries = 0) => ({
+    active: false,
+    details: {
+      failingMinutes: 0,
+      thresholdMinutes: settings.crmFailingMinutes,
+      failedDeliveries,
+      lastHttpStatus: latest?.response_status ?? null,
+    },
+  });
+  if (!failing) {
+    await db('alert_conditions').where({ kind: 'crm_failing' }).delete();
+    return inactive();
+  }
+  await db('alert_conditions').insert({ kind: 'crm_failing', active_since: now }).onConflict('kind').ignore();
+  const { active_since: since } = await db('alert_conditions').where({ kind: 'crm_failing' }).first<{ active_since: Date }>();
+  const { rows } = await db.raw<{ rows: { failed: number }[] }>(
+    `SELECT count(*)::int AS failed FROM crm_deliveries
+     WHERE status IN ('retrying', 'failed')
+       AND updated_at > COALESCE((SELECT max(updated_at) FROM crm_deliveries WHERE status = 'delivered'), '-infinity')`,
+  );
+  const failingMinutes = Math.max(0, Math.floor((now.getTime() - since.getTime()) / 60_000));
+  return {
+    active: failingMinutes >= settings.crmFailingMinutes,
+    details: { ...inactive(rows[0]!.failed).details, failingMinutes },
+  };
+}
+
+/**
+ * Would the SMS waiting now leave within the promise at the current rate? The honest
+ * estimate we can make: at the rate of the last minute, the queue empties in
+ * waiting / rate; if that is longer than what the oldest SMS has left of its 2 minutes,
+ * some SMS (the last in line, or the oldest) will be late. Held SMS are the budget's
+ * alert, not this one.
+ */
+async function measureSmsQueuePromise(db: Knex, now: Date): Promise<Measurement<'sms_queue_promise'>> {
+  const { rows } = await db.raw<{ rows: { waiting: number; oldest: Date | null; sent: number }[] }>(
+    `SELECT
+       (SELECT count(*)::int FROM sms_messages WHERE status IN (${sqlList(SMS_WAITING)})) AS waiting,
+       (SELECT min(${WAIT_STARTED}) FROM sms_messages s JOIN ebook_requests l ON l.id = s.lead_id
+         WHERE s.status IN (${sqlList(SMS_WAITING)})) AS oldest,
+       (SELECT count(*)::int FROM sms_messages WHERE sent_at > :rateStart AND sent_at <= :now) AS sent`,
+    { rateStart: new Date(now.getTime() - RATE_WINDOW_SECONDS * 1000), now },
+  );
+  const { waiting, oldest, sent } = rows[0]!;
+  const oldestWaitSeconds = oldest ? Math.max(0, Math.round(seconds(now.getTime() - oldest.getTime()))) : 0;
+  const perSecond = sent / RATE_WINDOW_SECONDS;
+  const drainSeconds = perSecond > 0 ? Math.round(waiting / perSecond) : null;
+  const late =
+    oldestWaitSeconds >= SMS_PROMISE_SECONDS ||
+    drainSeconds === null ||
+    drainSeconds > SMS_PROMISE_SECONDS - oldestWaitSeconds;
+  return {
+    active: waiting > 0 && oldestWaitSeconds >= QUEUE_ESTIMATE_AFTER_SECONDS && late,
+    details: {
+      waiting,
+      oldestWaitSeconds,
+      sentPerMinute: round1(perSecond * 60),
+      drainSeconds,
+      promiseSeconds: SMS_PROMISE_SECONDS,
+    },
+  };
+}
+
+/** A budget is reached (the next SMS would be held) or SMS are held (decision 025). */
+async function measureSmsBudget(db: Knex, now: Date, settings: AlertSettings): Promise<Measurement<'sms_budget'>> {
+  const overview = await smsBudgetOverview(db, { limits: settings.smsBudgetLimits, now: () => now });
+  const trippedBudgets = overview.budgets.filter((budget) => budget.tripped).length;
+  return {
+    active: overview.held.count > 0 || trippedBudgets > 0,
+    details: { held: overview.held.count, trippedBudgets },
+  };
+}
+
+export const MEASURES: { [K in AlertKind]: (db: Knex, now: Date, settings: AlertSettings) => Promise<Measurement<K>> } = {
+  sms_p95: measureSmsP95,
+  sms_failure_rate: measureSmsFailureRate,
+  crm_failing: measureCrmFailing,
+  sms_queue_promise: measureSmsQueuePromise,
+  sms_budget: measureSmsBudget,
+};

@@ -1,0 +1,85 @@
+import { UnrecoverableError, type Job } from 'bullmq';
+import { smsBudgetLimits } from '@guida/shared/deliveries/sms-budget';
+import type { ProcessorDeps, QueueDeclaration } from '../queue-declaration';
+import { webhookSigningKey } from '../providers/webhook-signature';
+import { createAlertEvaluator, type AlertChannel } from './evaluate-alerts';
+import { createAlertNotifier } from './send-alert-notifications';
+
+export const evaluateAlertsJob = { name: 'evaluate-alerts' } as const;
+export const sendAlertNotificationsJob = { name: 'send-alert-notifications' } as const;
+
+/** The conditions are evaluated every minute; notifications due for a retry are looked for as often. */
+const ALERTS_INTERVAL_MS = 60_000;
+const WEBHOOK_TIMEOUT_MS = 10_000;
+
+/** The evaluator and the notifier as the worker's configuration sets them up. */
+export function alertRuntime({ config, db, logger, mailer }: Pick<ProcessorDeps, 'config' | 'db' | 'logger' | 'mailer'>) {
+  const channels: AlertChannel[] = [
+    ...(config.ALERT_EMAIL_TO ? (['email'] as const) : []),
+    ...(config.ALERT_WEBHOOK_URL ? (['webhook'] as const) : []),
+  ];
+  const evaluate = createAlertEvaluator({
+    db,
+    logger,
+    channels,
+    settings: {
+      smsP95Seconds: config.ALERT_SMS_P95_SECONDS,
+      smsFailurePercent: config.ALERT_SMS_FAILURE_PERCENT,
+      smsMinCount: config.ALERT_SMS_MIN_COUNT,
+      crmFailingMinutes: config.ALERT_CRM_FAILING_MINUTES,
+      crmConfigured: Boolean(config.CRM_WEBHOOK_URL),
+      smsBudgetLimits: smsBudgetLimits(config),
+    },
+  });
+  const send = createAlertNotifier({
+    db,
+    logger,
+    mailer,
+    emailTo: config.ALERT_EMAIL_TO,
+    webhook:
+      config.ALERT_WEBHOOK_URL && config.ALERT_WEBHOOK_SECRET
+        ? { url: config.ALERT_WEBHOOK_URL, key: webhookSigningKey(config.ALERT_WEBHOOK_SECRET), timeoutMs: WEBHOOK_TIMEOUT_MS }
+        : undefined,
+    adminUrl: `${config.PUBLIC_BASE_URL}/admin/dashboard`,
+  });
+  return { evaluate, send };
+}
+
+/**
+ * Alerts (decision 039): the evaluation and the sending of notifications, each on a job
+ * scheduler (one run per interval however many workers run), in a queue of their own so
+ * that a slow SMTP server delays neither the maintenance sweep nor the next evaluation
+ * (two at a time per process: one of each). An evaluation that opened or resolved an
+ * incident asks for the sending at once. One attempt each: the next interval is the retry.
+ */
+export const alertsQueue: QueueDeclaration = {
+  queue: 'alerts',
+  concurrency: () => 2,
+  retryBaseMs: () => ALERTS_INTERVAL_MS,
+  schedules: () => [
+    { job: evaluateAlertsJob, everyMs: ALERTS_INTERVAL_MS },
+    { job: sendAlertNotificationsJob, everyMs: ALERTS_INTERVAL_MS },
+  ],
+  processor: (deps) => {
+    const { evaluate, send } = alertRuntime(deps);
+    const run: Record<string, () => Promise<unknown>> = {
+      [evaluateAlertsJob.name]: async () => {
+        const evaluation = await evaluate(deps.now());
+        if (evaluation && evaluation.opened.length + evaluation.resolved.length > 0) {
+          await deps.queues.queue('alerts').add(
+            sendAlertNotificationsJob.name,
+            {},
+            { deduplication: { id: sendAlertNotificationsJob.name, keepLastIfActive: true }, removeOnComplete: 100, removeOnFail: 100 },
+          );
+        }
+        return evaluation;
+      },
+      [sendAlertNotificationsJob.name]: () => send(deps.now()),
+    };
+    return async (job: Job) => {
+      const task = run[job.name];
+      if (!task) throw new UnrecoverableError(`unknown alerts job ${job.name}`);
+      return task();
+    };
+  },
+};
