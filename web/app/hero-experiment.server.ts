@@ -17,7 +17,7 @@ export function landingForVariant(content: LandingContent, requestPath: string, 
     return { content, landingPath, heroVariant: null };
   }
   const variantId = segment === undefined ? experiment.variants[0]!.id : segment.slice(VARIANT_SEGMENT_PREFIX.length);
-  const copy = HERO_VARIANT_COPY[experiment.id as keyof typeof HERO_VARIANT_COPY]?.[variantId];
+  const copy = HERO_VARIANT_COPY[experiment.id]?.[variantId];
   if (!copy || (segment !== undefined && !segment.startsWith(VARIANT_SEGMENT_PREFIX))) {
     throw new Response('Not Found', { status: 404 });
   }

@@ -104,7 +104,7 @@ describe('hero experiments', () => {
 
   it("takes a page view's variant only of its page's experiment", async () => {
     const pageView = (path: string, heroVariant: string) => ({ sessionId: 'V1StGXR8_Z5jdHi6B-myT', path, heroVariant });
-    const single = (body: unknown) => request(api.app).post('/api/analytics/page-view').send(body);
+    const single = (body: object) => request(api.app).post('/api/analytics/page-view').send(body);
     expect((await single(pageView(experiment.path, variantIds[1]!))).status).toBe(202);
     for (const body of [pageView(experiment.path, 'z'), pageView('/oro-svizzera', variantIds[1]!)]) {
       const refused = await single(body);

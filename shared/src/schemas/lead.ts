@@ -1,8 +1,10 @@
 import { z } from 'zod';
+import { pickTouch } from '../attribution-rules';
 import { DEFAULT_EBOOK_TYPE, DEFAULT_SOURCE, EBOOK_TYPES } from '../lead-rules';
 import { validationMessages as m } from '../messages';
 import { parseMobileNumber } from '../phone/mobile-number';
 import { safeText } from '../text-rules';
+import { touchSchema, touchShape } from './attribution';
 import { checkHeroVariant, heroVariantField } from './hero-variant';
 
 const personName = (message: string) =>
@@ -46,12 +48,6 @@ export const leadFormSchema = z.object({
 });
 export type LeadFormValues = z.input<typeof leadFormSchema>;
 
-const optionalTag = safeText(m.text)
-  .trim()
-  .max(200, { error: m.text })
-  .nullish()
-  .transform((value) => value || null);
-
 /** A guide request as the API accepts it: form fields plus page and campaign data. */
 export const ebookRequestSchema = leadFormSchema
   .extend({
@@ -61,9 +57,10 @@ export const ebookRequestSchema = leadFormSchema
       .max(100, { error: m.text })
       .nullish()
       .transform((value) => value || DEFAULT_SOURCE),
-    utmSource: optionalTag,
-    utmMedium: optionalTag,
-    utmCampaign: optionalTag,
+    /** The visit's last touch (attribution-rules.ts): what brought the visitor most recently. */
+    ...touchShape,
+    /** The visit's first landing; without it (a form sent without JavaScript), the last touch. */
+    firstTouch: touchSchema.nullish(),
     /** Path of the page the form was sent from, e.g. /trading-svizzera. */
     landingPath: safeText(m.text)
       .trim()
@@ -74,12 +71,15 @@ export const ebookRequestSchema = leadFormSchema
     heroVariant: heroVariantField,
   })
   .superRefine(checkHeroVariant((request) => request.landingPath))
-  .transform(({ telefono, marketingConsent, ...rest }) => ({
-    ...rest,
-    telefono: telefono.e164,
-    country: telefono.country,
-    marketingConsent: marketingConsent ?? false,
-  }));
+  .transform(({ telefono, marketingConsent, firstTouch, ...rest }) => {
+    return {
+      ...rest,
+      firstTouch: firstTouch ?? pickTouch(rest),
+      telefono: telefono.e164,
+      country: telefono.country,
+      marketingConsent: marketingConsent ?? false,
+    };
+  });
 export type EbookRequestInput = z.input<typeof ebookRequestSchema>;
 export type EbookRequest = z.output<typeof ebookRequestSchema>;
 

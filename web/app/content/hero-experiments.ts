@@ -1,16 +1,13 @@
-import type { HERO_EXPERIMENTS } from '@guida/shared/experiments';
 import { financeLanding } from './landings';
 import type { HeroCopy } from './types';
 
 /**
  * The hero of each variant of the A/B experiments (decision 041), by experiment id and
- * variant id as defined in @guida/shared/experiments. The control is the page's own hero.
+ * variant id as defined in @guida/shared/experiments (content.test.ts checks they match). The control is the page's own hero.
  * Educational tone as everywhere: no promises of gains, no urgency. Changing a running
  * variant's copy invalidates its numbers: start a new experiment instead.
  */
-type ExperimentId = (typeof HERO_EXPERIMENTS)[number]['id'];
-
-export const HERO_VARIANT_COPY: Record<ExperimentId, Record<string, HeroCopy>> = {
+export const HERO_VARIANT_COPY: Record<string, Record<string, HeroCopy>> = {
   'hero-trading-automatico-2026-11': {
     a: { ...financeLanding.hero, submitLabel: financeLanding.form.submitLabel },
     b: {
