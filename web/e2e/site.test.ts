@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { experimentOfPath } from '@guida/shared/experiments';
 import {
   ADMIN_PATHS,
   FINANCE_LANDING_PATHS,
@@ -33,7 +34,8 @@ describe('every public route', () => {
       const response = await fetch(`${e2e.site.baseUrl}${page}`);
       expect(response.status, page).toBe(200);
       expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
-      expect(response.headers.get('cache-control')).toBe('no-cache');
+      // A page under a hero experiment differs per visitor (decision 041): no shared cache keeps it.
+      expect(response.headers.get('cache-control'), page).toBe(experimentOfPath(page) ? 'private, no-cache' : 'no-cache');
       const html = await response.text();
       expect(html, page).toContain('<html lang="it">');
       const title = /<title>([^<]+)<\/title>/.exec(html)?.[1];
