@@ -15,6 +15,7 @@ import { verificationSlots, verifyPassword } from './password-hash';
 import { adminAlertsRouter } from './alerts/admin-alerts.routes';
 import { adminDataRequestsRouter } from './data-requests/admin-data-requests.routes';
 import { adminLeadsRouter } from './leads/admin-leads.routes';
+import { adminOverviewRouter } from './overview/admin-overview.routes';
 import { adminQueuesRouter } from './queues/admin-queues.routes';
 import { adminReportsRouter } from './reports/admin-reports.routes';
 import { adminSmsBudgetRouter } from './sms-budget/admin-sms-budget.routes';
@@ -123,6 +124,7 @@ export function adminRouter(deps: ApiDeps) {
   });
 
   router.use(signedInAdmin, requireSameOrigin(config.PUBLIC_BASE_URL), requireCsrfToken);
+  router.use(adminOverviewRouter(deps));
   router.use(adminLeadsRouter(deps));
   router.use(adminQueuesRouter(deps));
   router.use(adminReportsRouter(deps));
