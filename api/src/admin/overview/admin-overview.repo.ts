@@ -135,16 +135,19 @@ const timingOf = (row: SmsTimingRow, prefix: 'provider_day' | 'provider_week' | 
  */
 async function smsTiming(db: Knex, now: Date) {
   const { rows } = await db.raw<{ rows: SmsTimingRow[] }>(
-    `WITH waits AS (
-       SELECT s.sent_at,
-         greatest(0, extract(epoch FROM s.sent_at - started.at)) AS to_provider,
-         -- greatest() skips nulls: an SMS without its delivery report must stay null here.
-         CASE WHEN s.delivered_at IS NOT NULL THEN greatest(0, extract(epoch FROM s.delivered_at - started.at)) END
-           AS to_delivered
+    // MATERIALIZED: the wait's start is a subquery per SMS, computed once, not once per use.
+    `WITH started AS MATERIALIZED (
+       SELECT s.sent_at, s.delivered_at, ${SMS_WAIT_STARTED_SQL} AS at
        FROM sms_messages s
        JOIN ebook_requests l ON l.id = s.lead_id
-       CROSS JOIN LATERAL (SELECT ${SMS_WAIT_STARTED_SQL} AS at) started
        WHERE s.sent_at > :weekStart AND s.sent_at <= :now
+     ),
+     waits AS (
+       SELECT sent_at,
+         greatest(0, extract(epoch FROM sent_at - at)) AS to_provider,
+         -- greatest() skips nulls: an SMS without its delivery report must stay null here.
+         CASE WHEN delivered_at IS NOT NULL THEN greatest(0, extract(epoch FROM delivered_at - at)) END AS to_delivered
+       FROM started
      )
      SELECT
        ${timingColumns('provider_day', 'to_provider', 'sent_at > :dayStart')},
