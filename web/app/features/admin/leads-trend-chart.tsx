@@ -66,7 +66,10 @@ export function LeadsTrendChart({ days }: { days: readonly DayCount[] }) {
             values: (_self, splits) => splits.map((value) => (Number.isInteger(value) ? formatNumber(value) : '')),
           },
         ],
-        series: [{}, { label: 'Lead', stroke: BAR_COLOR, fill: BAR_COLOR, paths: uPlot.paths.bars?.({ size: [0.7, 40] }) }],
+        series: [
+          {},
+          { label: 'Lead', stroke: BAR_COLOR, fill: BAR_COLOR, points: { show: false }, paths: uPlot.paths.bars?.({ size: [0.7, 40] }) },
+        ],
       },
       chartData(latest.current),
       element,

@@ -99,7 +99,7 @@ function OverviewView({ data }: { data: Overview }) {
   const period = isPeriod(days) ? PERIOD_LABELS[days] : '';
   return (
     <>
-      <dl className="grid gap-4 sm:grid-cols-3" aria-label="Lead ricevuti">
+      <dl className="grid gap-4 sm:grid-cols-3 [&>*]:min-w-0" aria-label="Lead ricevuti">
         <Figure label="Lead oggi" value={formatNumber(data.leads.today)} />
         <Figure label="Lead negli ultimi 7 giorni" value={formatNumber(data.leads.last7Days)} />
         <Figure label="Lead negli ultimi 30 giorni" value={formatNumber(data.leads.last30Days)} />
@@ -124,7 +124,7 @@ function OverviewView({ data }: { data: Overview }) {
 
       <SmsPromise data={data} />
 
-      <div className="grid gap-4 lg:grid-cols-2">
+      <div className="grid gap-4 lg:grid-cols-2 [&>*]:min-w-0">
         <Section title={`Conversione per pagina di atterraggio — ${period}`}>
           <DataTable
             caption="Visitatori, lead e conversione per pagina di atterraggio"
@@ -188,7 +188,7 @@ function OverviewView({ data }: { data: Overview }) {
         />
       </Section>
 
-      <div className="grid gap-4 lg:grid-cols-2">
+      <div className="grid gap-4 lg:grid-cols-2 [&>*]:min-w-0">
         <Section title="Invii al CRM">
           <Facts
             label="Stato degli invii al CRM"
@@ -231,31 +231,50 @@ function SmsPromise({ data }: { data: Overview }) {
     ['Dalla richiesta all’accettazione del provider', data.sms.toProvider],
     ['Dalla richiesta alla consegna sul telefono', data.sms.toDelivered],
   ] as const;
-  const cell = (timing: SmsTiming) => {
-    const kept = timing.p95Seconds === null || timing.p95Seconds <= data.promiseSeconds;
-    return (
-      <div>
-        <p className={`font-semibold ${kept ? 'text-slate-900' : 'text-red-800'}`}>{promiseSentence(timing, data.promiseSeconds)}</p>
-        {timing.count > 0 && timing.p50Seconds !== null ? (
-          <p className="text-slate-700">
-            Mediana {formatDuration(timing.p50Seconds)} su {formatNumber(timing.count)} SMS
-          </p>
-        ) : null}
-      </div>
-    );
-  };
   return (
     <Section title={`Tempi degli SMS — promessa: entro ${data.promiseSeconds / 60} minuti`}>
-      <DataTable
-        caption="Tempi degli SMS: 95° percentile e mediana"
-        columns={[{ label: 'Misura' }, { label: 'Ultime 24 ore' }, { label: 'Ultimi 7 giorni' }]}
-        rows={measures.map(([label, timing]) => ({ key: label, cells: [label, cell(timing.last24Hours), cell(timing.last7Days)] }))}
-        empty="Nessun dato."
-      />
-      <p className="mt-2 text-sm text-slate-700">
+      <div className="grid gap-4 lg:grid-cols-2 [&>*]:min-w-0">
+        {measures.map(([label, timing]) => (
+          <SmsMeasure key={label} label={label} promiseSeconds={data.promiseSeconds} timing={timing} />
+        ))}
+      </div>
+      <p className="mt-3 text-sm text-slate-700">
         Dal momento della richiesta (o del nuovo invio deciso dall’amministratore), per gli SMS accettati dal provider nel periodo.
       </p>
     </Section>
+  );
+}
+
+function SmsMeasure({ label, promiseSeconds, timing }: { label: string; promiseSeconds: number; timing: Overview['sms']['toProvider'] }) {
+  const id = useId();
+  const windows = [
+    ['Ultime 24 ore', timing.last24Hours],
+    ['Ultimi 7 giorni', timing.last7Days],
+  ] as const;
+  return (
+    <section aria-labelledby={id} className="rounded-md border border-slate-200 p-3">
+      <h3 id={id} className="mb-2 font-semibold text-slate-900">
+        {label}
+      </h3>
+      <dl className="flex flex-col gap-2 text-sm">
+        {windows.map(([span, values]) => {
+          const kept = values.p95Seconds === null || values.p95Seconds <= promiseSeconds;
+          return (
+            <div key={span}>
+              <dt className="font-medium text-slate-700">{span}</dt>
+              <dd>
+                <span className={`block font-semibold ${kept ? 'text-slate-900' : 'text-red-800'}`}>{promiseSentence(values, promiseSeconds)}</span>
+                {values.count > 0 && values.p50Seconds !== null ? (
+                  <span className="block text-slate-700">
+                    Mediana {formatDuration(values.p50Seconds)} su {formatNumber(values.count)} SMS
+                  </span>
+                ) : null}
+              </dd>
+            </div>
+          );
+        })}
+      </dl>
+    </section>
   );
 }
 
