@@ -17,6 +17,7 @@ import * as repeatRequestsAndHashedLinkTokens from './20261124203000_repeat_requ
 import * as claimSmsWithinBudgets from './20261125090000_claim_sms_within_budgets';
 import * as marketingConsentVersion from './20261126090000_marketing_consent_version';
 import * as alertIncidents from './20261127090000_alert_incidents';
+import * as leadAttribution from './20261127100000_lead_attribution';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -38,6 +39,7 @@ const migrations: Record<string, Migration> = {
   '20261125090000_claim_sms_within_budgets': claimSmsWithinBudgets,
   '20261126090000_marketing_consent_version': marketingConsentVersion,
   '20261127090000_alert_incidents': alertIncidents,
+  '20261127100000_lead_attribution': leadAttribution,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

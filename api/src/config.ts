@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import {
   commonEnv,
+  httpUrl,
   intEnv,
   loadConfigOrExit,
   requireHttpsInProduction,
@@ -100,6 +101,8 @@ export const apiEnvSchema = z
      * Required in production (see requireTrustProxyInProduction); `loopback` elsewhere.
      */
     TRUST_PROXY: trustProxyEnv.optional(),
+    /** Read only to tell the admin whether leads reach a CRM (the worker delivers them). */
+    CRM_WEBHOOK_URL: httpUrl.optional(),
     GUIDES_DIR: z.string().min(1).default('guides/dist'),
     WEB_BUILD_DIR: z.string().min(1).default('web/build/client'),
     GA_MEASUREMENT_ID: z

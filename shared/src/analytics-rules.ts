@@ -31,5 +31,6 @@ export const ANALYTICS_TEXT_LIMITS = {
   section: 50,
   fieldName: 50,
   errorMessage: 300,
-  utm: 100,
+  /** Campaign values (CAMPAIGN_VALUE_MAX_LENGTH of attribution-rules.ts). */
+  utm: 150,
 } as const;

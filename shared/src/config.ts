@@ -131,6 +131,25 @@ type TwilioSettings = {
   TWILIO_MESSAGING_SERVICE_SID?: string | undefined;
 };
 
+/**
+ * The SMS facts the public pages tell visitors, from the settings the worker sends with:
+ * read by the web build (prerendered copy) and by the API (/api/site-settings, the copy
+ * after hydration), so a changed setting shows without a rebuild.
+ */
+export const smsCopyEnv = {
+  GUIDE_LINK_TTL_DAYS: commonEnv.GUIDE_LINK_TTL_DAYS,
+  TWILIO_FROM: twilioEnv.TWILIO_FROM,
+  TWILIO_MESSAGING_SERVICE_SID: twilioEnv.TWILIO_MESSAGING_SERVICE_SID,
+};
+
+/**
+ * The sender a visitor's phone shows: TWILIO_FROM, unless a Messaging Service (which takes
+ * precedence and picks the sender itself) is set; null when not known in advance.
+ */
+export function smsSenderShown(value: { TWILIO_FROM?: string | undefined; TWILIO_MESSAGING_SERVICE_SID?: string | undefined }) {
+  return value.TWILIO_MESSAGING_SERVICE_SID ? null : (value.TWILIO_FROM ?? null);
+}
+
 /** With the twilio provider, credentials and a sender are required. */
 export function requireTwilioSettings(value: TwilioSettings, ctx: z.RefinementCtx) {
   if (value.SMS_PROVIDER !== 'twilio') return;

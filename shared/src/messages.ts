@@ -15,6 +15,8 @@ export const validationMessages = {
   controlCharacters: 'Il testo contiene caratteri non ammessi.',
   /** Any invalid field without a message of its own (a wrong type, a value out of range). */
   invalidValue: 'Il valore inserito non è valido.',
+  /** A UTM parameter, click id or referrer host that breaks its rule (attribution-rules.ts). */
+  campaign: 'Parametro della campagna non valido.',
 } as const;
 
 export const formMessages = {

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { freePort } from './free-port';
 import { waitFor } from './wait-for';
+import { testRedisUrl } from './services';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -51,6 +52,24 @@ export function runProcess(
         clearTimeout(timer);
       }
     },
+  };
+}
+
+/**
+ * What every test's API and worker need: where they listen and keep their data, with test
+ * secrets. Tests add the services and settings they exercise.
+ */
+export function processEnv({ port, databaseUrl, redisKeyPrefix }: { port: number; databaseUrl: string; redisKeyPrefix: string }) {
+  return {
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'info',
+    PORT: String(port),
+    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: testRedisUrl(),
+    REDIS_KEY_PREFIX: redisKeyPrefix,
+    SESSION_SECRET: 'system-test-session-secret-0123456789',
+    LINK_TOKEN_SECRET: 'system-test-link-token-secret-0123456789',
   };
 }
 

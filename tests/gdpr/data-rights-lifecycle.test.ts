@@ -56,7 +56,9 @@ let phoneCounter = 0;
 const uniquePhone = () => `+39349${String(process.pid * 100 + (phoneCounter += 1)).slice(-7).padStart(7, '0')}`;
 
 /** A lead through the real intake, once its SMS went out and the CRM has it. */
-async function createDeliveredLead(values: { nome: string; cognome: string; email: string; marketingConsent?: boolean }) {
+async function createDeliveredLead(
+  values: { nome: string; cognome: string; email: string; marketingConsent?: boolean } & Record<string, unknown>,
+) {
   const telefono = uniquePhone();
   const response = await request(api.app)
     .post('/api/ebook-request')
@@ -147,6 +149,9 @@ describe('access request', () => {
       cognome: 'Santangelo',
       email,
       marketingConsent: true,
+      utmSource: 'google',
+      gclid: 'Cj0KCQ-ludovica',
+      firstTouch: { fbclid: 'IwAR0-ludovica', referrerHost: 'l.facebook.com' },
     });
     const linkHash = (await api.db('download_tokens').where({ lead_id: leadId }).first()).token_hash as string;
 
@@ -178,6 +183,11 @@ describe('access request', () => {
         marketing_consent: true,
         marketing_consent_version: '1.0',
         user_agent: 'Mozilla/5.0 (lifecycle test)',
+        // The campaign of the visit is part of what is held about the person.
+        utm_source: 'google',
+        gclid: 'Cj0KCQ-ludovica',
+        first_fbclid: 'IwAR0-ludovica',
+        first_referrer_host: 'l.facebook.com',
       }),
     ]);
     expect(data.gdpr_consents.map((c: { consent_type: string }) => c.consent_type).sort()).toEqual(['marketing', 'privacy']);
@@ -241,7 +251,12 @@ describe('deletion request', () => {
     const email = 'zenobia.quartararo@example.it';
     const person = { nome: 'Zenobia', cognome: 'Quartararo', email };
     const first = await createDeliveredLead(person);
-    const second = await createDeliveredLead({ ...person, marketingConsent: true });
+    const second = await createDeliveredLead({
+      ...person,
+      marketingConsent: true,
+      gclid: 'Cj0KCQ-zenobia',
+      firstTouch: { ttclid: 'E.C.P.zenobia' },
+    });
     const other = await createDeliveredLead({ nome: 'Ottavio', cognome: 'Bellincioni', email: 'ottavio.b@example.it' });
     // A resend waiting in the queue, and an admin search that mentions the address.
     await worker.deps.queues.queue('sms').remove(`lead-${first.leadId}`);
@@ -254,7 +269,18 @@ describe('deletion request', () => {
       action: 'export_leads_csv',
       details: { filters: { q: email } },
     });
-    const needles = [email, first.telefono, second.telefono, first.telefono.slice(1), second.telefono.slice(1), 'Zenobia', 'Quartararo'];
+    const needles = [
+      email,
+      first.telefono,
+      second.telefono,
+      first.telefono.slice(1),
+      second.telefono.slice(1),
+      'Zenobia',
+      'Quartararo',
+      // Click ids tie a person to an ad platform's records: they go with the lead.
+      'Cj0KCQ-zenobia',
+      'E.C.P.zenobia',
+    ];
     expect((await findPersonalData(api.db, needles)).length).toBeGreaterThan(10);
 
     const id = await submitAndConfirm(email, 'deletion');

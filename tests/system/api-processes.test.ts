@@ -6,11 +6,10 @@ import { execFileSync } from 'node:child_process';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '@guida/testing/free-port';
-import { testRedisUrl } from '@guida/testing/services';
 import { createTestDatabase, type TestDatabase } from '@guida/testing/test-database';
 import { deleteRedisKeys, uniquePrefix } from '@guida/testing/test-redis';
 import { waitFor } from '@guida/testing/wait-for';
-import { runBundled, startApi } from '@guida/testing/processes';
+import { processEnv, runBundled, startApi } from '@guida/testing/processes';
 
 let database: TestDatabase;
 const prefix = uniquePrefix('processes');
@@ -25,14 +24,7 @@ afterAll(async () => {
 });
 
 const envFor = (port: number) => ({
-  NODE_ENV: 'test',
-  LOG_LEVEL: 'info',
-  PORT: String(port),
-  PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-  DATABASE_URL: database.url,
-  REDIS_URL: testRedisUrl(),
-  REDIS_KEY_PREFIX: prefix,
-  SESSION_SECRET: 'processes-test-session-secret-0123456789',
+  ...processEnv({ port, databaseUrl: database.url, redisKeyPrefix: prefix }),
   WEB_CONCURRENCY: '2',
   SHUTDOWN_GRACE_MS: '5000',
 });

@@ -13,13 +13,12 @@ import { guideLinkToken } from '@guida/shared/server/guide-link-token';
 import { startFakeCrm, testWebhookSecret, type FakeCrm } from '@guida/testing/fake-crm-server';
 import { startFakeTwilio, type FakeTwilio } from '@guida/testing/fake-twilio-server';
 import { freePort } from '@guida/testing/free-port';
-import { testRedisUrl } from '@guida/testing/services';
 import { startSmtpCapture, type SmtpCapture } from '@guida/testing/smtp-capture';
 import { createTestDatabase, type TestDatabase } from '@guida/testing/test-database';
 import { deleteRedisKeys, uniquePrefix } from '@guida/testing/test-redis';
 import { waitFor } from '@guida/testing/wait-for';
 import { postLead as postLeadTo } from '@guida/testing/post-lead';
-import { runBundled, startApi, startWorker, type RunningProcess } from '@guida/testing/processes';
+import { processEnv, runBundled, startApi, startWorker, type RunningProcess } from '@guida/testing/processes';
 
 let database: TestDatabase;
 let twilio: FakeTwilio;
@@ -45,15 +44,7 @@ beforeAll(async () => {
   const port = await freePort();
   baseUrl = `http://127.0.0.1:${port}`;
   env = {
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'info',
-    PORT: String(port),
-    PUBLIC_BASE_URL: baseUrl,
-    DATABASE_URL: database.url,
-    REDIS_URL: testRedisUrl(),
-    REDIS_KEY_PREFIX: prefix,
-    SESSION_SECRET: 'system-test-session-secret-0123456789',
-    LINK_TOKEN_SECRET: 'system-test-link-token-secret-0123456789',
+    ...processEnv({ port, databaseUrl: database.url, redisKeyPrefix: prefix }),
     ...twilio.env,
     GUIDES_DIR: guidesDir,
     CRM_WEBHOOK_URL: crm.url,

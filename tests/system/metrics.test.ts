@@ -13,9 +13,8 @@ import { startFakeCrm, testWebhookSecret, type FakeCrm } from '@guida/testing/fa
 import { startFakeTwilio, TWILIO_ERRORS, type FakeTwilio } from '@guida/testing/fake-twilio-server';
 import { freePort } from '@guida/testing/free-port';
 import { postLead as postLeadTo } from '@guida/testing/post-lead';
-import { runBundled, startApi, startWorker, type RunningProcess } from '@guida/testing/processes';
+import { processEnv, runBundled, startApi, startWorker, type RunningProcess } from '@guida/testing/processes';
 import { parsePrometheusText } from '@guida/testing/prometheus-text';
-import { testRedisUrl } from '@guida/testing/services';
 import { createTestDatabase, type TestDatabase } from '@guida/testing/test-database';
 import { deleteRedisKeys, uniquePrefix } from '@guida/testing/test-redis';
 import { waitFor } from '@guida/testing/wait-for';
@@ -39,15 +38,7 @@ beforeAll(async () => {
   const port = await freePort();
   baseUrl = `http://127.0.0.1:${port}`;
   env = {
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'info',
-    PORT: String(port),
-    PUBLIC_BASE_URL: baseUrl,
-    DATABASE_URL: database.url,
-    REDIS_URL: testRedisUrl(),
-    REDIS_KEY_PREFIX: prefix,
-    SESSION_SECRET: 'system-test-session-secret-0123456789',
-    LINK_TOKEN_SECRET: 'system-test-link-token-secret-0123456789',
+    ...processEnv({ port, databaseUrl: database.url, redisKeyPrefix: prefix }),
     ...twilio.env,
     CRM_WEBHOOK_URL: crm.url,
     CRM_WEBHOOK_SECRET: CRM_SECRET,

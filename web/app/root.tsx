@@ -5,6 +5,7 @@ import { Spinner } from './components/ui/spinner';
 import { useToasts } from './components/ui/toast-store';
 import { CookieBanner } from './features/consent/cookie-banner';
 import { CookieConsentProvider, useCookieConsent } from './features/consent/cookie-consent';
+import { recordLanding } from './features/tracking/attribution';
 import { usePageTracking } from './features/tracking/use-page-tracking';
 import { isAdminPage } from './page-paths';
 import './app.css';
@@ -66,11 +67,16 @@ export default function App() {
   useEffect(() => {
     document.documentElement.dataset.hydrated = 'true';
   }, []);
-  usePageTracking();
-  // The cookie banner belongs to the public site: an operator at work is not a visitor to ask.
+  // The cookie banner, analytics and Google Analytics belong to the public site: an
+  // operator at work is not a visitor to ask or to count.
   const inAdmin = isAdminPage(useLocation().pathname);
+  // The page the visit landed on, before any navigation inside the site changes the address.
+  useEffect(() => {
+    if (!isAdminPage(window.location.pathname)) recordLanding();
+  }, []);
+  usePageTracking(!inAdmin);
   return (
-    <CookieConsentProvider>
+    <CookieConsentProvider externalAnalytics={!inAdmin}>
       <NavigationSpinner />
       <Outlet />
       {inAdmin ? null : <CookieBanner />}

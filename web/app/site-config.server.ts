@@ -1,8 +1,15 @@
 import { z } from 'zod';
-import { parseEnv, requireControllerWhenPublic, siteEnv } from '@guida/shared/config';
+import { parseEnv, requireControllerWhenPublic, siteEnv, smsCopyEnv, smsSenderShown } from '@guida/shared/config';
+import type { SmsCopy } from './content/thank-you';
 
 /** Build-time settings of the prerendered pages (read by loaders only). */
-export const siteConfig = parseEnv(z.object(siteEnv).superRefine(requireControllerWhenPublic), process.env);
+export const siteConfig = parseEnv(
+  z.object({ ...siteEnv, ...smsCopyEnv }).superRefine(requireControllerWhenPublic),
+  process.env,
+);
+
+/** The SMS copy of the prerendered pages; the API's /api/site-settings replaces it after hydration. */
+export const buildSmsCopy: SmsCopy = { sender: smsSenderShown(siteConfig), linkDays: siteConfig.GUIDE_LINK_TTL_DAYS };
 
 /** Placeholders for local builds; a public (https) build requires the real values. */
 export const controller = {

@@ -59,12 +59,14 @@ describe('each landing page', () => {
       const digits = telefono.replace(/\D/g, '');
       const lead = await e2e.site.db('ebook_requests').whereLike('telefono', `%${digits.slice(-7)}`).orderBy('id', 'desc').first();
       expect(lead).toMatchObject({ landing_path: path, ebook_type: ebookType ?? 'general' });
-      if (ebookType) {
-        expect(lead).toMatchObject({ source: 'landing-page', utm_source: 'newsletter', utm_medium: 'email', utm_campaign: 'autunno' });
-      } else {
-        // The older page sends only the personal fields.
-        expect(lead).toMatchObject({ source: 'direct', utm_source: null });
-      }
+      // Every page sends the visit's campaign; the older page no guide type or source of its own.
+      expect(lead).toMatchObject({
+        source: ebookType ? 'landing-page' : 'direct',
+        utm_source: 'newsletter',
+        utm_medium: 'email',
+        utm_campaign: 'autunno',
+        first_utm_source: 'newsletter',
+      });
     }
   });
 });

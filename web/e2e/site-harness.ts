@@ -2,8 +2,7 @@ import { chromium, type Browser, type BrowserContextOptions, type Locator, type 
 import { afterAll, beforeAll } from 'vitest';
 import { marketingConsentText } from '@guida/shared/messages';
 import { freePort } from '@guida/testing/free-port';
-import { startApi, startWorker } from '@guida/testing/processes';
-import { testRedisUrl } from '@guida/testing/services';
+import { processEnv, startApi, startWorker } from '@guida/testing/processes';
 import { createTestDatabase } from '@guida/testing/test-database';
 import { deleteRedisKeys, uniquePrefix } from '@guida/testing/test-redis';
 
@@ -35,20 +34,14 @@ export async function startSite(env: Record<string, string> = {}, { withWorker =
   const prefix = uniquePrefix('web');
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const processEnv = {
-    NODE_ENV: 'test',
+  const siteEnv = {
+    ...processEnv({ port, databaseUrl: database.url, redisKeyPrefix: prefix }),
     LOG_LEVEL: withWorker ? 'info' : 'warn',
-    PORT: String(port),
-    PUBLIC_BASE_URL: baseUrl,
-    DATABASE_URL: database.url,
-    REDIS_URL: testRedisUrl(),
-    REDIS_KEY_PREFIX: prefix,
-    SESSION_SECRET: 'browser-test-session-secret-0123456789',
     WEB_BUILD_DIR: 'web/build/client',
     LEAD_RATE_LIMIT_PER_IP: '100000',
     ...env,
   };
-  const [api, worker] = await Promise.all([startApi(processEnv), withWorker ? startWorker(processEnv) : null]);
+  const [api, worker] = await Promise.all([startApi(siteEnv), withWorker ? startWorker(siteEnv) : null]);
   return {
     baseUrl,
     db: database.db,

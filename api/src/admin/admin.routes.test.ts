@@ -33,6 +33,7 @@ const ADMIN_ROUTES: [method: 'get' | 'post', path: string][] = [
   ['post', '/api/admin/data-requests/1/process'],
   ['get', '/api/admin/consent-history?email=a@example.it'],
   ['post', '/api/admin/leads/1/rectify'],
+  ['get', '/api/admin/configuration'],
 ];
 
 describe('admin login', () => {
@@ -199,5 +200,19 @@ describe('CSRF protection of admin writes', () => {
       .set('Origin', 'https://attacker.example')
       .send({ username: user.username, password: ADMIN_PASSWORD });
     expect(response.status).toBe(403);
+  });
+});
+
+describe('GET /api/admin/configuration', () => {
+  it('says whether leads reach a CRM, from CRM_WEBHOOK_URL', async () => {
+    const { agent } = await signInAsAdmin(api);
+    expect((await agent.get('/api/admin/configuration')).body).toEqual({ crmConfigured: false });
+    const withCrm = await createTestApi({ CRM_WEBHOOK_URL: 'https://crm.example/hook' });
+    try {
+      const signedIn = await signInAsAdmin(withCrm);
+      expect((await signedIn.agent.get('/api/admin/configuration')).body).toEqual({ crmConfigured: true });
+    } finally {
+      await withCrm.close();
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { clientKey } from '../http/client-ip';
 import { adminMessages } from '@guida/shared/messages';
-import { adminLoginSchema, type AdminSession } from '@guida/shared/schemas/admin';
+import { adminLoginSchema, type AdminConfiguration, type AdminSession } from '@guida/shared/schemas/admin';
 import type { ApiDeps } from '../dependencies';
 import { AppError } from '../errors';
 import { parseOrThrow } from '../http/validate';
@@ -124,6 +124,10 @@ export function adminRouter(deps: ApiDeps) {
   });
 
   router.use(signedInAdmin, requireSameOrigin(config.PUBLIC_BASE_URL), requireCsrfToken);
+  router.get('/configuration', (_req, res) => {
+    const answer: AdminConfiguration = { crmConfigured: Boolean(config.CRM_WEBHOOK_URL) };
+    res.json(answer);
+  });
   router.use(adminOverviewRouter(deps));
   router.use(adminLeadsRouter(deps));
   router.use(adminQueuesRouter(deps));

@@ -1,6 +1,12 @@
 import type { Knex } from 'knex';
+import { ATTRIBUTION_COLUMNS, FIRST_TOUCH_PREFIX, pickTouch, touchColumns } from '@guida/shared/attribution-rules';
 import type { EbookRequest } from '@guida/shared/schemas/lead';
 import { preparedStatement } from '@guida/shared/server/prepared-statement';
+
+/** The lead's attribution columns (last touch, then first touch), sent as one jsonb per lead. */
+function attributionOf(request: EbookRequest) {
+  return { ...touchColumns(pickTouch(request)), ...touchColumns(request.firstTouch, FIRST_TOUCH_PREFIX) };
+}
 
 export interface NewLead {
   request: EbookRequest;
@@ -43,6 +49,7 @@ export interface InsertLeadResult {
  * A marketing consent is recorded only when given, under its own text version:
  * gdpr_consents holds consents given, with the hash of the address (what stays findable
  * once the address is erased).
+ * The attribution columns (24) travel as one jsonb per lead rather than one array each.
  * Prepared once per connection: planning this statement costs more than running it.
  */
 const insertLeadsStatement = preparedStatement<{
@@ -57,12 +64,11 @@ WITH input AS (
   SELECT i.*, nextval(pg_get_serial_sequence('ebook_requests', 'id'))::int AS lead_id
   FROM unnest(
     :telefono::text[], :nome::text[], :cognome::text[], :email::text[], :ebookType::text[],
-    :source::text[], :utmSource::text[], :utmMedium::text[], :utmCampaign::text[],
+    :source::text[], :attribution::jsonb[],
     :marketingConsent::boolean[], :ipAddress::text[], :userAgent::text[], :consentVersion::text[],
     :country::text[], :landingPath::text[], :privacyConsentHash::text[],
     :marketingConsentVersion::text[], :marketingConsentHash::text[], :downloadTokenTtlDays::int[]
-  ) AS i(telefono, nome, cognome, email, ebook_type, source, utm_source, utm_medium,
-    utm_campaign, marketing_consent, ip_address, user_agent, consent_version, country,
+  ) AS i(telefono, nome, cognome, email, ebook_type, source, attribution, marketing_consent, ip_address, user_agent, consent_version, country,
     landing_path, privacy_consent_hash, marketing_consent_version, marketing_consent_hash,
     ttl_days)
 ),
@@ -76,13 +82,13 @@ claim AS (
 ),
 lead AS (
   INSERT INTO ebook_requests (
-    id, nome, cognome, email, telefono, ebook_type, source, utm_source, utm_medium,
-    utm_campaign, gdpr_consent, marketing_consent, marketing_consent_version,
+    id, nome, cognome, email, telefono, ebook_type, source, ${ATTRIBUTION_COLUMNS.join(', ')},
+    gdpr_consent, marketing_consent, marketing_consent_version,
     consent_timestamp, ip_address, user_agent, consent_version, country, landing_path,
     repeat_of
   )
   SELECT i.lead_id, i.nome, i.cognome, i.email, i.telefono, i.ebook_type, i.source,
-    i.utm_source, i.utm_medium, i.utm_campaign, true, i.marketing_consent,
+    ${ATTRIBUTION_COLUMNS.map((column) => `i.attribution->>'${column}'`).join(', ')}, true, i.marketing_consent,
     CASE WHEN i.marketing_consent THEN i.marketing_consent_version END, now(),
     i.ip_address, i.user_agent, i.consent_version, i.country, i.landing_path,
     NULLIF(claim.window_lead_id, i.lead_id)
@@ -131,9 +137,7 @@ export async function insertLeads(db: Knex, leads: NewLead[]): Promise<InsertLea
     email: column((lead) => lead.request.email),
     ebookType: column((lead) => lead.request.ebookType),
     source: column((lead) => lead.request.source),
-    utmSource: column((lead) => lead.request.utmSource ?? null),
-    utmMedium: column((lead) => lead.request.utmMedium ?? null),
-    utmCampaign: column((lead) => lead.request.utmCampaign ?? null),
+    attribution: column((lead) => JSON.stringify(attributionOf(lead.request))),
     marketingConsent: column((lead) => lead.request.marketingConsent),
     ipAddress: column((lead) => lead.ipAddress),
     userAgent: column((lead) => lead.userAgent),

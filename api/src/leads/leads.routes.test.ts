@@ -281,7 +281,8 @@ describe('POST /api/ebook-request', () => {
   });
 
   it('takes the campaign of a plain form post from its page (the Referer), not of a JSON post', async () => {
-    const referer = 'http://127.0.0.1/educazione-investimenti?utm_source=partner&utm_campaign=inverno';
+    const referer =
+      'http://127.0.0.1/educazione-investimenti?utm_source=partner&utm_campaign=inverno&utm_content=%3Cb%3E&gclid=Cj0KCQ-form';
     const form = await request(api.app)
       .post('/api/ebook-request')
       .type('form')
@@ -290,7 +291,16 @@ describe('POST /api/ebook-request', () => {
       .send({ nome: 'Ada', cognome: 'Riva', email: 'ada@example.it', telefono: uniqueItalianMobile(), gdprConsent: 'on' });
     expect(form.status).toBe(303);
     const formLead = await api.db('ebook_requests').orderBy('id', 'desc').first();
-    expect(formLead).toMatchObject({ landing_path: '/educazione-investimenti', utm_source: 'partner', utm_campaign: 'inverno' });
+    // A value of the page's address that breaks its rule is left out; the lead is kept.
+    expect(formLead).toMatchObject({
+      landing_path: '/educazione-investimenti',
+      utm_source: 'partner',
+      utm_campaign: 'inverno',
+      utm_content: null,
+      gclid: 'Cj0KCQ-form',
+      first_utm_source: 'partner',
+      first_gclid: 'Cj0KCQ-form',
+    });
     // An unticked checkbox is not sent at all: no marketing consent.
     expect(formLead).toMatchObject({ marketing_consent: false, marketing_consent_version: null });
     expect(await api.db('gdpr_consents').where({ lead_id: formLead.id }).pluck('consent_type')).toEqual(['privacy']);
@@ -300,6 +310,63 @@ describe('POST /api/ebook-request', () => {
       .set('Referer', referer);
     const jsonLead = await api.db('ebook_requests').where({ id: json.body.id }).first();
     expect(jsonLead).toMatchObject({ landing_path: '/educazione-investimenti', utm_source: null });
+  });
+
+  it('stores the first and last touch of the visit, and refuses hostile campaign values in Italian', async () => {
+    const response = await post(api, {
+      ...validLead({ telefono: uniqueItalianMobile() }),
+      utmSource: 'google',
+      utmMedium: 'cpc',
+      utmCampaign: 'Autunno – 2026',
+      utmTerm: 'guida finanza',
+      utmContent: 'annuncio-b',
+      gclid: 'Cj0KCQiA_abc-123',
+      gbraid: '0AAAAAo',
+      wbraid: 'CjkKCQ',
+      msclkid: '3f2a9c',
+      ttclid: 'E.C.P.xyz',
+      referrerHost: 'www.google.com',
+      firstTouch: { utmSource: 'facebook', utmMedium: 'social', fbclid: 'IwAR0first', referrerHost: 'l.facebook.com' },
+    });
+    expect(response.status).toBe(201);
+    expect(await api.db('ebook_requests').where({ id: response.body.id }).first()).toMatchObject({
+      utm_source: 'google',
+      utm_medium: 'cpc',
+      utm_campaign: 'Autunno – 2026',
+      utm_term: 'guida finanza',
+      utm_content: 'annuncio-b',
+      gclid: 'Cj0KCQiA_abc-123',
+      gbraid: '0AAAAAo',
+      wbraid: 'CjkKCQ',
+      fbclid: null,
+      msclkid: '3f2a9c',
+      ttclid: 'E.C.P.xyz',
+      referrer_host: 'www.google.com',
+      first_utm_source: 'facebook',
+      first_utm_medium: 'social',
+      first_utm_campaign: null,
+      first_fbclid: 'IwAR0first',
+      first_gclid: null,
+      first_referrer_host: 'l.facebook.com',
+    });
+
+    const before = await api.db('ebook_requests').count({ count: '*' }).first();
+    for (const hostile of [
+      { utmCampaign: 'Scarica qui: <a href="https://evil.example">guida</a>' },
+      { utmSource: 'x'.repeat(151) },
+      { gclid: 'abc\u0000def' },
+      { referrerHost: 'evil.example/phish?x=1' },
+      { firstTouch: { fbclid: 'a b c' } },
+      { firstTouch: 'google' },
+    ]) {
+      const refused = await post(api, { ...validLead({ telefono: uniqueItalianMobile() }), ...hostile });
+      expect(refused.status, JSON.stringify(hostile)).toBe(400);
+      expect(refused.body.message).toMatch(/[a-zà-ù]/);
+      expect(Object.values(refused.body.errors ?? {})).toContainEqual(
+        expect.stringMatching(new RegExp(`^(${validationMessages.campaign}|${validationMessages.controlCharacters})$`)),
+      );
+    }
+    expect(await api.db('ebook_requests').count({ count: '*' }).first()).toEqual(before);
   });
 
   it('takes a ticked marketing checkbox of a plain form post as the marketing consent', async () => {

@@ -1,5 +1,6 @@
 import { Router, type Request } from 'express';
 import { apiMessages } from '@guida/shared/messages';
+import { TOUCH_FIELDS, touchOfLanding } from '@guida/shared/attribution-rules';
 import { HONEYPOT_FIELD } from '@guida/shared/lead-rules';
 import { ebookRequestSchema } from '@guida/shared/schemas/lead';
 import { requireChallengeWhenBusy } from '../challenge';
@@ -38,14 +39,11 @@ function withPageAndCampaign(body: Record<string, unknown>, req: Request, formPo
   const referer = sameOriginReferer(req);
   const landingPath = typeof body.landingPath === 'string' ? body.landingPath : referer?.pathname;
   if (!formPost) return { ...body, landingPath };
-  const query = referer?.searchParams;
-  return {
-    ...body,
-    landingPath,
-    utmSource: body.utmSource ?? query?.get('utm_source') ?? undefined,
-    utmMedium: body.utmMedium ?? query?.get('utm_medium') ?? undefined,
-    utmCampaign: body.utmCampaign ?? query?.get('utm_campaign') ?? undefined,
-  };
+  // The page's address comes from the visitor's browser, not from what they typed: values
+  // that break a rule are left out (as the page's script would) instead of refusing the lead.
+  const fromPage = referer ? touchOfLanding(referer.search, null, referer.host) : null;
+  const campaign = Object.fromEntries(TOUCH_FIELDS.map((field) => [field, body[field] ?? fromPage?.[field] ?? undefined]));
+  return { ...body, landingPath, ...campaign };
 }
 
 export function leadsRouter(deps: ApiDeps) {

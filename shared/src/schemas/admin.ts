@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TOUCH_FIELDS, type TouchField } from '../attribution-rules';
 import { EBOOK_TYPES } from '../lead-rules';
 import { SMS_STATUSES } from '../deliveries/delivery-statuses';
 import { GDPR_REQUEST_STATUSES } from '../gdpr-rules';
@@ -27,6 +28,11 @@ export const adminSessionSchema = z.object({
 });
 export type AdminSession = z.infer<typeof adminSessionSchema>;
 
+const touchResultShape = Object.fromEntries(TOUCH_FIELDS.map((field) => [field, z.string().nullable()])) as Record<
+  TouchField,
+  z.ZodNullable<z.ZodString>
+>;
+
 /** Query-string filters answer 400 in Italian when malformed (a repeated key arrives as an array). */
 const invalid = { error: adminMessages.invalidFilter };
 const optionalText = safeText(adminMessages.invalidFilter)
@@ -54,13 +60,25 @@ export const leadFiltersSchema = z.object({
   utmSource: optionalText,
   utmMedium: optionalText,
   utmCampaign: optionalText,
+  utmTerm: optionalText,
+  utmContent: optionalText,
+  referrerHost: optionalText,
+  /** `si`: leads with an ad click id (first or last touch); `no`: leads without one. */
+  clickId: z.enum(['si', 'no'], invalid).optional(),
   ebookType: z.enum(EBOOK_TYPES, invalid).optional(),
   country: z.enum(['IT', 'CH'], invalid).optional(),
   smsStatus: z.enum(SMS_STATUSES, invalid).optional(),
 });
 export type LeadFilters = z.output<typeof leadFiltersSchema>;
 
-export const leadListQuerySchema = leadFiltersSchema.extend({ page, pageSize: pageSize(200, 25) });
+export const LEAD_ORDERS = ['desc', 'asc'] as const;
+export type LeadOrder = (typeof LEAD_ORDERS)[number];
+export const leadListQuerySchema = leadFiltersSchema.extend({
+  page,
+  pageSize: pageSize(200, 25),
+  /** By date: newest first (default) or oldest first. */
+  order: z.enum(LEAD_ORDERS, invalid).default('desc'),
+});
 
 export const leadSummarySchema = z.object({
   id: z.number(),
@@ -73,9 +91,10 @@ export const leadSummarySchema = z.object({
   ebookType: z.string(),
   source: z.string(),
   landingPath: z.string().nullable(),
-  utmSource: z.string().nullable(),
-  utmMedium: z.string().nullable(),
-  utmCampaign: z.string().nullable(),
+  /** The last touch's fields (utmSource ... referrerHost), as columns of the lead. */
+  ...touchResultShape,
+  /** The visit's first landing; all null for leads stored before it was recorded. */
+  firstTouch: z.object(touchResultShape),
   smsStatus: z.string().nullable(),
   crmStatus: z.string().nullable(),
 });
@@ -142,6 +161,11 @@ export const queueStatsSchema = z.object({
       delayed: z.number(),
       failed: z.number(),
       completed: z.number(),
+      /**
+       * Of the completed jobs, those whose delivery was skipped, not made (the CRM queue:
+       * no CRM configured); null for queues without skipped deliveries.
+       */
+      skipped: z.number().nullable(),
       /** Seconds the oldest waiting job has waited, null when none waits. */
       oldestWaitingSeconds: z.number().nullable(),
     }),
@@ -169,6 +193,13 @@ export const queueStatsSchema = z.object({
   }),
 });
 export type QueueStats = z.infer<typeof queueStatsSchema>;
+
+/** GET /api/admin/configuration: settings the operator should know about. */
+export const adminConfigurationSchema = z.object({
+  /** CRM_WEBHOOK_URL is set: leads are forwarded to a CRM. */
+  crmConfigured: z.boolean(),
+});
+export type AdminConfiguration = z.infer<typeof adminConfigurationSchema>;
 
 export const failedJobsSchema = z.object({
   jobs: z.array(

@@ -72,6 +72,8 @@ export const conversionSchema = z.object({
       utm_source: optionalText(limits.utm),
       utm_medium: optionalText(limits.utm),
       utm_campaign: optionalText(limits.utm),
+      utm_term: optionalText(limits.utm),
+      utm_content: optionalText(limits.utm),
     })
     .optional(),
 });

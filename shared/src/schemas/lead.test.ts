@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { emptyTouch } from '../attribution-rules';
 import { formMessages, validationMessages } from '../messages';
 import { ebookRequestSchema, leadFormSchema } from './lead';
 
@@ -80,11 +81,47 @@ describe('ebook request schema', () => {
       marketingConsent: false,
       ebookType: 'general',
       source: 'direct',
-      utmSource: null,
+      ...emptyTouch(),
       utmMedium: 'cpc',
-      utmCampaign: null,
+      // Without a first touch (a form sent without JavaScript), the last touch is the first.
+      firstTouch: { ...emptyTouch(), utmMedium: 'cpc' },
       landingPath: null,
     });
+  });
+
+  it('takes the first and last touch, and refuses campaign values that break their rule', () => {
+    const parsed = ebookRequestSchema.parse({
+      ...valid,
+      utmSource: 'google',
+      utmCampaign: 'Black Friday 2026 – IT',
+      utmTerm: 'guida finanza',
+      gclid: 'Cj0KCQiA-abc_123',
+      referrerHost: 'www.google.com',
+      firstTouch: { utmSource: 'facebook', fbclid: 'IwAR0abc', referrerHost: 'm.facebook.com' },
+    });
+    expect(parsed).toMatchObject({
+      utmSource: 'google',
+      utmCampaign: 'Black Friday 2026 – IT',
+      utmTerm: 'guida finanza',
+      gclid: 'Cj0KCQiA-abc_123',
+      referrerHost: 'www.google.com',
+      msclkid: null,
+      firstTouch: { ...emptyTouch(), utmSource: 'facebook', fbclid: 'IwAR0abc', referrerHost: 'm.facebook.com' },
+    });
+    for (const [field, value] of [
+      ['utmCampaign', '<script>alert(1)</script>'],
+      ['utmContent', 'a'.repeat(151)],
+      ['utmSource', 'Vai su https://evil.example "subito"'],
+      ['gclid', 'abc def'],
+      ['fbclid', 'x'.repeat(257)],
+      ['referrerHost', 'https://www.google.com/'],
+      ['referrerHost', 'evil.example/path'],
+    ] as const) {
+      expect(fieldErrors(ebookRequestSchema, { ...valid, [field]: value }), `${field}: ${value}`).toEqual({
+        [field]: [validationMessages.campaign],
+      });
+    }
+    expect(Object.keys(fieldErrors(ebookRequestSchema, { ...valid, firstTouch: { ttclid: '<b>' } }))).toEqual(['firstTouch']);
   });
 
   it('takes the optional marketing consent as given only when it is true', () => {
@@ -103,8 +140,8 @@ describe('ebook request schema', () => {
     expect(fieldErrors(ebookRequestSchema, { ...valid, ebookType: 'x' })).toEqual({
       ebookType: [validationMessages.ebookType],
     });
-    expect(fieldErrors(ebookRequestSchema, { ...valid, utmCampaign: 'x'.repeat(201) })).toEqual({
-      utmCampaign: [validationMessages.text],
+    expect(fieldErrors(ebookRequestSchema, { ...valid, source: 'x'.repeat(101) })).toEqual({
+      source: [validationMessages.text],
     });
   });
 });

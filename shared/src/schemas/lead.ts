@@ -1,8 +1,10 @@
 import { z } from 'zod';
+import { pickTouch } from '../attribution-rules';
 import { DEFAULT_EBOOK_TYPE, DEFAULT_SOURCE, EBOOK_TYPES } from '../lead-rules';
 import { validationMessages as m } from '../messages';
 import { parseMobileNumber } from '../phone/mobile-number';
 import { safeText } from '../text-rules';
+import { touchSchema, touchShape } from './attribution';
 
 const personName = (message: string) =>
   safeText(message)
@@ -45,12 +47,6 @@ export const leadFormSchema = z.object({
 });
 export type LeadFormValues = z.input<typeof leadFormSchema>;
 
-const optionalTag = safeText(m.text)
-  .trim()
-  .max(200, { error: m.text })
-  .nullish()
-  .transform((value) => value || null);
-
 /** A guide request as the API accepts it: form fields plus page and campaign data. */
 export const ebookRequestSchema = leadFormSchema
   .extend({
@@ -60,9 +56,10 @@ export const ebookRequestSchema = leadFormSchema
       .max(100, { error: m.text })
       .nullish()
       .transform((value) => value || DEFAULT_SOURCE),
-    utmSource: optionalTag,
-    utmMedium: optionalTag,
-    utmCampaign: optionalTag,
+    /** The visit's last touch (attribution-rules.ts): what brought the visitor most recently. */
+    ...touchShape,
+    /** The visit's first landing; without it (a form sent without JavaScript), the last touch. */
+    firstTouch: touchSchema.nullish(),
     /** Path of the page the form was sent from, e.g. /trading-svizzera. */
     landingPath: safeText(m.text)
       .trim()
@@ -70,12 +67,15 @@ export const ebookRequestSchema = leadFormSchema
       .nullish()
       .transform((value) => (value && value.startsWith('/') ? value : null)),
   })
-  .transform(({ telefono, marketingConsent, ...rest }) => ({
-    ...rest,
-    telefono: telefono.e164,
-    country: telefono.country,
-    marketingConsent: marketingConsent ?? false,
-  }));
+  .transform(({ telefono, marketingConsent, firstTouch, ...rest }) => {
+    return {
+      ...rest,
+      firstTouch: firstTouch ?? pickTouch(rest),
+      telefono: telefono.e164,
+      country: telefono.country,
+      marketingConsent: marketingConsent ?? false,
+    };
+  });
 export type EbookRequestInput = z.input<typeof ebookRequestSchema>;
 export type EbookRequest = z.output<typeof ebookRequestSchema>;
 

@@ -6,5 +6,9 @@ export const siteSettingsSchema = z.object({
   gaMeasurementId: z.string().nullable(),
   /** The real end of the current offer (ISO), or null: no countdown then. */
   offerEndsAt: z.string().nullable(),
+  /** The sender the SMS shows (TWILIO_FROM), null when the provider picks it. */
+  smsSender: z.string().nullable(),
+  /** Days the personal guide link stays valid (GUIDE_LINK_TTL_DAYS). */
+  guideLinkDays: z.number().int().positive(),
 });
 export type SiteSettings = z.infer<typeof siteSettingsSchema>;

@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { OPERATOR_TIME_ZONE } from '../analytics-rules';
 
 /**
  * CSV for spreadsheets used in Italy: `;` separates cells (Excel with Italian settings
@@ -14,6 +15,28 @@ export function csvCell(value: unknown): string {
   let text = value instanceof Date ? value.toISOString() : String(value);
   if (FORMULA_START.test(text)) text = `'${text}`;
   return /[";\n\r,]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+const operatorClock = new Intl.DateTimeFormat('en-CA', {
+  timeZone: OPERATOR_TIME_ZONE,
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+});
+
+/**
+ * A time as the operator reads it: `YYYY-MM-DD HH:MM:SS` in Italian time (summer time
+ * included), which spreadsheets take as a date and time and which still sorts as text.
+ * The column's header says which time it is.
+ */
+export function operatorDateTime(value: Date | null): string | null {
+  if (!value) return null;
+  const part = Object.fromEntries(operatorClock.formatToParts(value).map(({ type, value: text }) => [type, text]));
+  return `${part.year}-${part.month}-${part.day} ${part.hour}:${part.minute}:${part.second}`;
 }
 
 export const csvLine = (cells: readonly unknown[]) => `${cells.map(csvCell).join(SEPARATOR)}\r\n`;

@@ -1,4 +1,5 @@
 import type { Job } from 'bullmq';
+import type { Knex } from 'knex';
 import type { Redis } from 'ioredis';
 import {
   ANALYTICS_CONSUMER_GROUP,
@@ -7,7 +8,7 @@ import {
   analyticsStreamKey,
   type AnalyticsDeadLetter,
 } from '@guida/shared/jobs/analytics-stream';
-import { QUEUE_NAMES, type QueueName } from '@guida/shared/jobs/definition';
+import { JOB_RETENTION, QUEUE_NAMES, type QueueName } from '@guida/shared/jobs/definition';
 import type { QueueStats } from '@guida/shared/schemas/admin';
 import type { JobQueues } from '@guida/shared/server/job-queues';
 
@@ -16,20 +17,35 @@ export const SMS_PROMISE_SECONDS = 120;
 
 const secondsSince = (timestamp: number, now: number) => Math.max(0, Math.round((now - timestamp) / 1000));
 
-async function queueCounts(queues: JobQueues, name: QueueName, now: number) {
+/**
+ * CRM deliveries skipped (no CRM configured) over the time BullMQ keeps completed jobs:
+ * their jobs completed without delivering anything, and the tab must not call them done.
+ */
+async function skippedCrmDeliveries(db: Knex) {
+  const row = await db('crm_deliveries')
+    .where('status', 'skipped')
+    .andWhereRaw(`updated_at > now() - make_interval(secs => ?)`, [JOB_RETENTION.removeOnComplete.age])
+    .count<{ count: string }[]>({ count: '*' })
+    .first();
+  return Number(row?.count ?? 0);
+}
+
+async function queueCounts(queues: JobQueues, name: QueueName, now: number, skipped: number | null) {
   const queue = queues.queue(name);
   const [counts, oldest] = await Promise.all([
     queue.getJobCounts('wait', 'prioritized', 'active', 'delayed', 'failed', 'completed'),
     queue.getJobs(['wait'], 0, 0, true),
   ]);
   const oldestJob = oldest[0] as Job | undefined;
+  const completed = counts.completed ?? 0;
   return {
     name,
     waiting: (counts.wait ?? 0) + (counts.prioritized ?? 0),
     active: counts.active ?? 0,
     delayed: counts.delayed ?? 0,
     failed: counts.failed ?? 0,
-    completed: counts.completed ?? 0,
+    completed: skipped === null ? completed : Math.max(0, completed - skipped),
+    skipped: skipped === null ? null : Math.min(skipped, completed),
     oldestWaitingSeconds: oldestJob ? secondsSince(oldestJob.timestamp, now) : null,
   };
 }
@@ -88,6 +104,7 @@ async function analyticsStream(redis: Redis, prefix: string) {
  * promise at the configured sending rate.
  */
 export async function queueStats(options: {
+  db: Knex;
   queues: JobQueues;
   redis: Redis;
   prefix: string;
@@ -95,8 +112,9 @@ export async function queueStats(options: {
   now?: number;
 }): Promise<QueueStats> {
   const now = options.now ?? Date.now();
+  const skippedCrm = await skippedCrmDeliveries(options.db);
   const [queues, analytics] = await Promise.all([
-    Promise.all(QUEUE_NAMES.map((name) => queueCounts(options.queues, name, now))),
+    Promise.all(QUEUE_NAMES.map((name) => queueCounts(options.queues, name, now, name === 'crm' ? skippedCrm : null))),
     analyticsStream(options.redis, options.prefix),
   ]);
   const sms = queues.find((queue) => queue.name === 'sms')!;

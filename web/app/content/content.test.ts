@@ -9,6 +9,7 @@ import { thankYouItaly, thankYouNeutral, thankYouSwitzerland, welcomePage } from
 import { topicPages } from './topics';
 import type { PageMeta } from './types';
 
+const SMS = { sender: 'GuidaFin', linkDays: 30 };
 const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
 const privacy = privacyPolicy(
   { name: 'Esempio S.r.l.', address: 'Via Roma 1, 20100 Milano', email: 'privacy@example.it' },
@@ -20,10 +21,10 @@ const pages: [string, PageMeta][] = [
   ['finance landing', financeLanding],
   ['investment landing', investmentLanding],
   ['older landing', olderLanding],
-  ['thank you IT', thankYouItaly],
-  ['thank you CH', thankYouSwitzerland],
-  ['thank you', thankYouNeutral],
-  ['welcome', welcomePage],
+  ['thank you IT', thankYouItaly(SMS)],
+  ['thank you CH', thankYouSwitzerland(SMS)],
+  ['thank you', thankYouNeutral(SMS)],
+  ['welcome', welcomePage(SMS)],
   ['privacy', privacy.meta],
   ['gdpr', gdprPage.meta],
 ];
@@ -52,7 +53,7 @@ describe('page content', () => {
   });
 
   it('never promises gains', () => {
-    const everything = JSON.stringify([topicPages, cityPages, financeLanding, investmentLanding, olderLanding, welcomePage]);
+    const everything = JSON.stringify([topicPages, cityPages, financeLanding, investmentLanding, olderLanding, welcomePage(SMS)]);
     expect(everything).not.toMatch(/guadagno (garantito|sicuro)|guadagni garantiti|rendimento garantito|soldi facili/i);
   });
 
@@ -72,6 +73,21 @@ describe('page content', () => {
     expect(marketingConsentText).toContain('(facoltativo)');
     const text = JSON.stringify(privacy.sections).toLowerCase();
     expect(text).toContain(`${purpose.toLowerCase()}: solo se dai il consenso facoltativo e separato previsto nel modulo`);
-    expect(JSON.stringify(welcomePage.notArrived)).toContain('le comunicazioni promozionali arrivano solo se dai il consenso facoltativo');
+    expect(JSON.stringify(welcomePage(SMS).notArrived)).toContain('le comunicazioni promozionali arrivano solo se dai il consenso facoltativo');
+  });
+
+  it('names the configured SMS sender and link lifetime, and no sender when the provider picks it', () => {
+    const text = (sms: { sender: string | null; linkDays: number }) =>
+      [thankYouItaly, thankYouSwitzerland, thankYouNeutral, welcomePage]
+        .map((page) => page(sms))
+        .flatMap((c) => [c.title, c.description, c.heading, c.intro, ...c.steps.flatMap((s) => [s.title, s.text]), ...c.notArrived.items])
+        .join('\n');
+    const configured = text({ sender: 'MiaGuida', linkDays: 7 });
+    expect(configured).toContain('dal mittente "MiaGuida"');
+    expect(configured).toContain('valido per 7 giorni');
+    expect(configured).not.toMatch(/GuidaFin|30 giorni/);
+    const unnamed = text({ sender: null, linkDays: 1 });
+    expect(unnamed).not.toMatch(/mittente "|di "|nome "/);
+    expect(unnamed).toContain('1 giorno');
   });
 });

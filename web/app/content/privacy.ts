@@ -38,6 +38,7 @@ export function privacyPolicy(
       bullets: [
         'Dati che inserisci nel modulo: nome, cognome, indirizzo email e numero di cellulare.',
         "Prova del consenso: la versione del testo di consenso che hai accettato, la data e l'ora dell'accettazione, il tuo indirizzo IP troncato (privato dell'ultima parte, così da non identificare il singolo dispositivo) e lo user agent del browser, cioè la stringa che descrive browser e sistema operativo.",
+        "Provenienza della richiesta: i parametri della campagna presenti nell'indirizzo con cui sei arrivato sul sito (ad esempio utm_source e utm_campaign, e l'identificativo del clic sull'annuncio come gclid o fbclid) e il nome del sito da cui provieni, senza l'indirizzo completo della pagina. Li conserviamo con la richiesta per sapere quale annuncio o campagna l'ha generata; durante la visita restano solo nella memoria della scheda del browser (sessionStorage), senza cookie.",
         "Link di download: il link personale alla guida che ti inviamo e l'informazione se è stato usato o meno.",
         "Stato della consegna: l'esito dell'invio dell'SMS e, se l'SMS non arriva, dell'email di riserva (ad esempio «consegnato» o «non consegnato»).",
         'Dati statistici di navigazione: eventi pseudonimi come le pagine visitate e i passaggi compilati del modulo, associati a un indirizzo IP troncato. Le nostre statistiche interne servono solo a misurare il funzionamento del sito in forma aggregata e non creano profili; Google Analytics viene attivato solo se accetti i cookie analitici.',

@@ -3,25 +3,40 @@ import type { ThankYouContent } from './types';
 /**
  * Thank-you pages (/grazie-italia, /grazie-svizzera, /grazie, /grazie-neutral) and the
  * welcome page (/welcome). They explain what happens after a request: the SMS with the
- * personal link, its validity, and what to do if the message does not arrive.
+ * personal link, its validity, and what to do if the message does not arrive. The sender
+ * and the link's validity follow the configuration the worker sends with (SmsCopy).
  */
 
-/** The alphanumeric sender the visitor sees on the SMS. */
-export const SMS_SENDER_NAME = 'GuidaFin';
+/** What the visitor is told about the SMS: who it comes from and how long its link lasts. */
+export interface SmsCopy {
+  /** The sender the phone shows (TWILIO_FROM); null when the provider chooses it. */
+  sender: string | null;
+  /** GUIDE_LINK_TTL_DAYS. */
+  linkDays: number;
+}
 
-export const thankYouItaly: ThankYouContent = {
+const days = (count: number) => (count === 1 ? '1 giorno' : `${count} giorni`);
+/** ` dal mittente "X"`, or nothing when the sender is not known in advance. */
+const fromSender = ({ sender }: SmsCopy) => (sender ? ` dal mittente "${sender}"` : '');
+/** `L'SMS di "X"` or `L'SMS`. */
+const theSmsOf = ({ sender }: SmsCopy, noun = "L'SMS") => (sender ? `${noun} di "${sender}"` : noun);
+const blockedSenders = ({ sender }: SmsCopy) =>
+  sender ? `, dove potrebbe comparire "${sender}"` : '';
+
+export const thankYouItaly = (sms: SmsCopy): ThankYouContent => ({
   title: 'Richiesta ricevuta: la guida arriva via SMS',
-  description: `Grazie per la richiesta: tra pochi secondi ricevi un SMS da ${SMS_SENDER_NAME} con il link personale alla guida gratuita in PDF, valido 30 giorni.`,
+  description:
+    'Grazie per la richiesta: tra pochi secondi ricevi via SMS il link personale alla guida gratuita in PDF, e qui trovi cosa fare se non arriva.',
   heading: 'Grazie! La tua guida è in arrivo',
-  intro: `Abbiamo ricevuto la tua richiesta. Tra pochi secondi riceverai sul cellulare un SMS dal mittente "${SMS_SENDER_NAME}" con il link personale per scaricare la guida gratuita in PDF.`,
+  intro: `Abbiamo ricevuto la tua richiesta. Tra pochi secondi riceverai sul cellulare un SMS${fromSender(sms)} con il link personale per scaricare la guida gratuita in PDF.`,
   steps: [
     {
       title: 'Controlla i messaggi',
-      text: `L'SMS di "${SMS_SENDER_NAME}" arriva di solito in pochi secondi e comunque entro 2 minuti.`,
+      text: `${theSmsOf(sms)} arriva di solito in pochi secondi e comunque entro 2 minuti.`,
     },
     {
       title: 'Apri il link personale',
-      text: 'Il link è riservato a te e resta valido per 30 giorni. Aprendolo, il download del PDF parte subito.',
+      text: `Il link è riservato a te e resta valido per ${days(sms.linkDays)}. Aprendolo, il download del PDF parte subito.`,
     },
     {
       title: 'Leggi con calma',
@@ -33,27 +48,28 @@ export const thankYouItaly: ThankYouContent = {
     items: [
       "Controlla di aver scritto correttamente il numero di cellulare, con il prefisso italiano +39.",
       'Attendi fino a 2 minuti: a volte la consegna richiede qualche istante in più.',
-      `Verifica che il telefono non abbia spostato o bloccato il messaggio: controlla i filtri per gli SMS da mittenti sconosciuti e l'elenco dei mittenti bloccati, dove potrebbe comparire "${SMS_SENDER_NAME}".`,
+      `Verifica che il telefono non abbia spostato o bloccato il messaggio: controlla i filtri per gli SMS da mittenti sconosciuti e l'elenco dei mittenti bloccati${blockedSenders(sms)}.`,
       "Se l'SMS non può essere consegnato, ti inviamo automaticamente il link all'indirizzo email che hai indicato nel modulo: controlla anche la cartella spam.",
       'Se non ricevi nulla, puoi fare una nuova richiesta dopo 24 ore.',
       'Per richieste sulla privacy e sui tuoi dati personali consulta la pagina "I tuoi diritti (GDPR)", all\'indirizzo /gdpr.',
     ],
   },
-};
+});
 
-export const thankYouSwitzerland: ThankYouContent = {
+export const thankYouSwitzerland = (sms: SmsCopy): ThankYouContent => ({
   title: 'Richiesta ricevuta: la guida arriva via SMS',
-  description: `Grazie per la richiesta dalla Svizzera: tra pochi secondi ricevi sul tuo numero +41 un SMS da ${SMS_SENDER_NAME} con il link personale alla guida in PDF.`,
+  description:
+    'Grazie per la richiesta dalla Svizzera: tra pochi secondi ricevi sul tuo numero +41 un SMS con il link personale alla guida gratuita in PDF.',
   heading: 'Grazie! La tua guida è in arrivo',
-  intro: `Abbiamo ricevuto la tua richiesta. Tra pochi secondi riceverai sul tuo cellulare svizzero un SMS dal mittente "${SMS_SENDER_NAME}" con il link personale per scaricare la guida gratuita in PDF.`,
+  intro: `Abbiamo ricevuto la tua richiesta. Tra pochi secondi riceverai sul tuo cellulare svizzero un SMS${fromSender(sms)} con il link personale per scaricare la guida gratuita in PDF.`,
   steps: [
     {
       title: 'Controlla i messaggi',
-      text: `L'SMS di "${SMS_SENDER_NAME}" arriva di solito in pochi secondi e comunque entro 2 minuti, anche sui numeri +41.`,
+      text: `${theSmsOf(sms)} arriva di solito in pochi secondi e comunque entro 2 minuti, anche sui numeri +41.`,
     },
     {
       title: 'Apri il link personale',
-      text: 'Il link è riservato a te e resta valido per 30 giorni. Aprendolo, il download del PDF parte subito.',
+      text: `Il link è riservato a te e resta valido per ${days(sms.linkDays)}. Aprendolo, il download del PDF parte subito.`,
     },
     {
       title: 'Leggi con calma',
@@ -65,28 +81,29 @@ export const thankYouSwitzerland: ThankYouContent = {
     items: [
       'Controlla di aver scritto correttamente il numero di cellulare, con il prefisso svizzero +41 (per esempio +41 79 …, senza lo zero iniziale).',
       'Attendi fino a 2 minuti: a volte la consegna richiede qualche istante in più.',
-      `Verifica che il telefono non abbia spostato o bloccato il messaggio: controlla i filtri per gli SMS da mittenti sconosciuti e l'elenco dei mittenti bloccati, dove potrebbe comparire "${SMS_SENDER_NAME}".`,
+      `Verifica che il telefono non abbia spostato o bloccato il messaggio: controlla i filtri per gli SMS da mittenti sconosciuti e l'elenco dei mittenti bloccati${blockedSenders(sms)}.`,
       "Se l'SMS non può essere consegnato, ti inviamo automaticamente il link all'indirizzo email che hai indicato nel modulo: controlla anche la cartella spam.",
       'Se non ricevi nulla, puoi fare una nuova richiesta dopo 24 ore.',
       'Per richieste sulla privacy e sui tuoi dati personali consulta la pagina "I tuoi diritti (GDPR)", all\'indirizzo /gdpr.',
     ],
   },
-};
+});
 
 /** /grazie and /grazie-neutral: no country. */
-export const thankYouNeutral: ThankYouContent = {
+export const thankYouNeutral = (sms: SmsCopy): ThankYouContent => ({
   title: 'Grazie: la tua guida gratuita è in arrivo',
-  description: `La tua richiesta è stata registrata: entro pochi secondi ricevi un SMS da ${SMS_SENDER_NAME} con il link personale per scaricare la guida gratuita in PDF.`,
+  description:
+    'La tua richiesta è stata registrata: entro pochi secondi ricevi un SMS con il link personale per scaricare la guida gratuita in PDF.',
   heading: 'Grazie! Abbiamo ricevuto la tua richiesta',
-  intro: `Tra pochi secondi riceverai sul cellulare un SMS dal mittente "${SMS_SENDER_NAME}" con il link personale per scaricare la guida gratuita in PDF. Ecco cosa succede adesso.`,
+  intro: `Tra pochi secondi riceverai sul cellulare un SMS${fromSender(sms)} con il link personale per scaricare la guida gratuita in PDF. Ecco cosa succede adesso.`,
   steps: [
     {
       title: "Arriva l'SMS",
-      text: `Il messaggio di "${SMS_SENDER_NAME}" arriva di solito in pochi secondi e comunque entro 2 minuti dalla richiesta.`,
+      text: `${theSmsOf(sms, 'Il messaggio')} arriva di solito in pochi secondi e comunque entro 2 minuti dalla richiesta.`,
     },
     {
       title: 'Apri il link',
-      text: 'Il link è personale e resta valido per 30 giorni. Quando lo apri, il download del PDF parte in automatico.',
+      text: `Il link è personale e resta valido per ${days(sms.linkDays)}. Quando lo apri, il download del PDF parte in automatico.`,
     },
     {
       title: 'Leggi la guida',
@@ -98,16 +115,16 @@ export const thankYouNeutral: ThankYouContent = {
     items: [
       'Controlla di aver inserito correttamente il numero di cellulare, compreso il prefisso internazionale (+39 per l\'Italia, +41 per la Svizzera).',
       'Attendi fino a 2 minuti: a volte la consegna richiede qualche istante in più.',
-      `Controlla i filtri per gli SMS e l'elenco dei mittenti bloccati del telefono: il messaggio potrebbe essere stato fermato lì, con il nome "${SMS_SENDER_NAME}".`,
+      `Controlla i filtri per gli SMS e l'elenco dei mittenti bloccati del telefono: il messaggio potrebbe essere stato fermato lì${sms.sender ? `, con il nome "${sms.sender}"` : ''}.`,
       "Se l'SMS non può essere consegnato, ti inviamo automaticamente il link all'indirizzo email indicato nel modulo: guarda anche nello spam.",
       'Se ancora non hai ricevuto nulla, puoi ripetere la richiesta dopo 24 ore.',
       'Per richieste sulla privacy e sui tuoi dati personali consulta la pagina "I tuoi diritti (GDPR)", all\'indirizzo /gdpr.',
     ],
   },
-};
+});
 
 /** /welcome: for visitors who arrive from one of our SMS or emails. */
-export const welcomePage: ThankYouContent = {
+export const welcomePage = (sms: SmsCopy): ThankYouContent => ({
   title: 'Benvenuto su Guida Finanza: guide gratuite',
   description:
     'Guida Finanza offre tre guide gratuite in PDF di educazione finanziaria: finanza personale, investimenti e trading. Scopri come riceverle via SMS.',
@@ -125,18 +142,18 @@ export const welcomePage: ThankYouContent = {
     },
     {
       title: 'Ricevi il link',
-      text: `In pochi secondi, e comunque entro 2 minuti, ricevi un SMS da "${SMS_SENDER_NAME}" con il link personale al PDF, valido 30 giorni.`,
+      text: `In pochi secondi, e comunque entro 2 minuti, ricevi un SMS${fromSender(sms)} con il link personale al PDF, valido ${days(sms.linkDays)}.`,
     },
   ],
   notArrived: {
     title: 'Domande frequenti',
     items: [
       'Le guide sono davvero gratuite? Sì: non ti chiediamo carta di credito né pagamenti di alcun tipo.',
-      `Chi invia gli SMS? I messaggi con il link arrivano dal mittente "${SMS_SENDER_NAME}". Il link è personale e scade dopo 30 giorni.`,
+      `Chi invia gli SMS? ${sms.sender ? `I messaggi con il link arrivano dal mittente "${sms.sender}".` : 'Li inviamo noi, Guida Finanza, tramite il nostro fornitore di SMS.'} Il link è personale e scade dopo ${days(sms.linkDays)}.`,
       "E se l'SMS non arriva? Controlla il numero inserito e i filtri del telefono; se l'SMS non può essere consegnato, ti mandiamo il link via email. Puoi ripetere la richiesta dopo 24 ore.",
       'Le guide sono una consulenza? No: sono materiale educativo e non contengono raccomandazioni su prodotti finanziari da comprare o vendere.',
       "Come usate i miei dati? Per inviarti la guida e gestire la tua richiesta; le comunicazioni promozionali arrivano solo se dai il consenso facoltativo, e non vendiamo i tuoi dati. Trovi i dettagli nella Privacy Policy (/privacy).",
       'Come esercito i miei diritti sulla privacy? Consulta la pagina "I tuoi diritti (GDPR)", all\'indirizzo /gdpr.',
     ],
   },
-};
+});

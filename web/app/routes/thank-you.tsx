@@ -2,14 +2,18 @@ import { useSyncExternalStore } from 'react';
 import { Link, useLocation } from 'react-router';
 import { THANK_YOU_PREFIX_PARAM } from '@guida/shared/lead-rules';
 import { PublicLayout } from '../components/layout/public-layout';
-import { thankYouItaly, thankYouNeutral, thankYouSwitzerland } from '../content/thank-you';
+import { thankYouItaly, thankYouNeutral, thankYouSwitzerland, type SmsCopy } from '../content/thank-you';
 import type { ThankYouContent } from '../content/types';
+import { useSiteSettings } from '../features/site-settings/use-site-settings';
 import { metaTags } from '../lib/seo';
 import { pageSeo, pathOf } from '../seo.server';
+import { buildSmsCopy } from '../site-config.server';
 import type { Route } from './+types/thank-you';
 
+type Copy = (sms: SmsCopy) => ThankYouContent;
+
 /** Each country's page, and its copy for a visitor whose number is of the other country. */
-const CONTENT: Record<string, { content: ThankYouContent; otherNumber: { prefix: string; content: ThankYouContent } }> = {
+const CONTENT: Record<string, { content: Copy; otherNumber: { prefix: string; content: Copy } }> = {
   '/grazie-italia': { content: thankYouItaly, otherNumber: { prefix: '41', content: thankYouSwitzerland } },
   '/grazie-svizzera': { content: thankYouSwitzerland, otherNumber: { prefix: '39', content: thankYouItaly } },
 };
@@ -17,8 +21,17 @@ const CONTENT: Record<string, { content: ThankYouContent; otherNumber: { prefix:
 /** After a request: what happens next, and what to do if the SMS does not arrive. */
 export function loader({ request }: Route.LoaderArgs) {
   const path = pathOf(request);
-  const { content, otherNumber = null } = CONTENT[path] ?? { content: thankYouNeutral };
-  return { content, otherNumber, seo: pageSeo(path, content, { noindex: true }) };
+  const { content } = CONTENT[path] ?? { content: thankYouNeutral };
+  return { path, sms: buildSmsCopy, seo: pageSeo(path, content(buildSmsCopy), { noindex: true }) };
+}
+
+/**
+ * The SMS copy as the running API's settings give it (the worker's settings), once read;
+ * until then the copy the page was built with.
+ */
+export function useSmsCopy(built: SmsCopy): SmsCopy {
+  const { data } = useSiteSettings();
+  return data ? { sender: data.smsSender, linkDays: data.guideLinkDays } : built;
 }
 
 const noSubscription = () => () => {};
@@ -74,7 +87,8 @@ export function ThankYouView({ content }: { content: ThankYouContent }) {
 }
 
 export default function ThankYou({ loaderData }: Route.ComponentProps) {
-  const { content, otherNumber } = loaderData;
+  const { content, otherNumber = null } = CONTENT[loaderData.path] ?? { content: thankYouNeutral };
   const prefix = useNumberPrefix();
-  return <ThankYouView content={otherNumber && prefix === otherNumber.prefix ? otherNumber.content : content} />;
+  const sms = useSmsCopy(loaderData.sms);
+  return <ThankYouView content={(otherNumber && prefix === otherNumber.prefix ? otherNumber.content : content)(sms)} />;
 }

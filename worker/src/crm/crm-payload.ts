@@ -1,3 +1,4 @@
+import { FIRST_TOUCH_PREFIX, touchOfRow } from '@guida/shared/attribution-rules';
 import type { CrmEvent } from '@guida/shared/jobs/crm';
 import type { LeadRow } from './crm.repo';
 
@@ -17,9 +18,9 @@ export function crmPayload(delivery: { id: number; event: CrmEvent; created_at: 
       ebookType: lead.ebook_type,
       source: lead.source,
       landingPath: lead.landing_path,
-      utmSource: lead.utm_source,
-      utmMedium: lead.utm_medium,
-      utmCampaign: lead.utm_campaign,
+      // The visit's last touch (utmSource ... referrerHost), then its first landing's.
+      ...touchOfRow(lead),
+      firstTouch: touchOfRow(lead, FIRST_TOUCH_PREFIX),
       gdprConsent: lead.gdpr_consent,
       marketingConsent: lead.marketing_consent,
       /** Version of the marketing text consented to; null when not given. */

@@ -8,9 +8,8 @@ export interface LeadRow {
   telefono: string;
   ebook_type: string;
   source: string;
-  utm_source: string | null;
-  utm_medium: string | null;
-  utm_campaign: string | null;
+  /** The attribution columns (ATTRIBUTION_COLUMNS), read by touchOfRow. */
+  [attribution: string]: unknown;
   gdpr_consent: boolean;
   marketing_consent: boolean;
   marketing_consent_version: string | null;

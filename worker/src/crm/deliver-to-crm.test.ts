@@ -4,6 +4,7 @@ import { Job } from 'bullmq';
 import { pino } from 'pino';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { emptyTouch } from '@guida/shared/attribution-rules';
 import { deliverToCrmJob } from '@guida/shared/jobs/crm';
 import { startFakeCrm, testWebhookSecret, type FakeCrm, type ReceivedWebhook } from '@guida/testing/fake-crm-server';
 import { waitFor } from '@guida/testing/wait-for';
@@ -97,6 +98,36 @@ describe('crm queue', () => {
         consentVersion: '1.0',
         repeatOf: null,
       },
+    });
+  });
+
+  it('sends the first and last touch of the visit, as fields added to the lead', async () => {
+    const lead = await insertLead(worker.db, {
+      utm_source: 'google',
+      utm_campaign: 'autunno',
+      utm_term: 'guida finanza',
+      gclid: 'Cj0KCQiA-crm',
+      referrer_host: 'www.google.com',
+      first_utm_source: 'facebook',
+      first_fbclid: 'IwAR0crm',
+    });
+    await enqueue(lead);
+    await waitForStatus(lead.crmDeliveryId, 'delivered');
+    const [sent] = crm.requestsFor(lead.crmDeliveryId);
+    expect(JSON.parse(sent!.body).lead).toMatchObject({
+      utmSource: 'google',
+      utmMedium: null,
+      utmCampaign: 'autunno',
+      utmTerm: 'guida finanza',
+      utmContent: null,
+      gclid: 'Cj0KCQiA-crm',
+      gbraid: null,
+      wbraid: null,
+      fbclid: null,
+      msclkid: null,
+      ttclid: null,
+      referrerHost: 'www.google.com',
+      firstTouch: { ...emptyTouch(), utmSource: 'facebook', fbclid: 'IwAR0crm' },
     });
   });
 

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { gdprExportInformation } from '@guida/shared/gdpr-server-texts';
+import { ATTRIBUTION_COLUMNS } from '@guida/shared/attribution-rules';
 import { csvTable } from '@guida/shared/server/csv';
 import { emailHash } from '@guida/shared/server/personal-data-hash';
 
@@ -39,9 +40,7 @@ export async function collectPersonalData(
       'ebook_type',
       'source',
       'landing_path',
-      'utm_source',
-      'utm_medium',
-      'utm_campaign',
+      ...ATTRIBUTION_COLUMNS,
       'gdpr_consent',
       'marketing_consent',
       'marketing_consent_version',

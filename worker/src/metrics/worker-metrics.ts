@@ -73,6 +73,7 @@ function registerScrapeTimeGauges(registry: Registry, sources: Sources) {
       sources.connection.status === 'ready'
         ? withTimeout(
             queueStats({
+              db: sources.db,
               queues: sources.queues,
               redis: sources.connection,
               prefix: sources.config.REDIS_KEY_PREFIX,

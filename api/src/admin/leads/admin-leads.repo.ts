@@ -1,6 +1,13 @@
 import type { Knex } from 'knex';
 import { OPERATOR_TIME_ZONE } from '@guida/shared/analytics-rules';
-import type { LeadDetail, LeadFilters, LeadSummary } from '@guida/shared/schemas/admin';
+import {
+  ATTRIBUTION_COLUMNS,
+  CLICK_ID_FIELDS,
+  FIRST_TOUCH_PREFIX,
+  TOUCH_COLUMNS,
+  touchOfRow,
+} from '@guida/shared/attribution-rules';
+import type { LeadDetail, LeadFilters, LeadOrder, LeadSummary } from '@guida/shared/schemas/admin';
 
 
 const SUMMARY_COLUMNS = [
@@ -14,9 +21,7 @@ const SUMMARY_COLUMNS = [
   'l.ebook_type',
   'l.source',
   'l.landing_path',
-  'l.utm_source',
-  'l.utm_medium',
-  'l.utm_campaign',
+  ...ATTRIBUTION_COLUMNS.map((column) => `l.${column}`),
   's.status as sms_status',
   'c.status as crm_status',
 ];
@@ -32,9 +37,8 @@ interface SummaryRow {
   ebook_type: string;
   source: string;
   landing_path: string | null;
-  utm_source: string | null;
-  utm_medium: string | null;
-  utm_campaign: string | null;
+  /** The attribution columns (ATTRIBUTION_COLUMNS), read by touchOfRow. */
+  [attribution: string]: unknown;
   sms_status: string | null;
   crm_status: string | null;
 }
@@ -50,12 +54,16 @@ export const toSummary = (row: SummaryRow): LeadSummary => ({
   ebookType: row.ebook_type,
   source: row.source,
   landingPath: row.landing_path,
-  utmSource: row.utm_source,
-  utmMedium: row.utm_medium,
-  utmCampaign: row.utm_campaign,
+  ...touchOfRow(row),
+  firstTouch: touchOfRow(row, FIRST_TOUCH_PREFIX),
   smsStatus: row.sms_status,
   crmStatus: row.crm_status,
 });
+
+/** Filters on the last touch (the columns named like the parameters). */
+const TEXT_TOUCH_FILTERS = ['utmSource', 'utmMedium', 'utmCampaign', 'utmTerm', 'utmContent', 'referrerHost'] as const;
+/** Whether a click id of an ad platform came with the first or the last touch. */
+const HAS_CLICK_ID = `(coalesce(${CLICK_ID_FIELDS.flatMap((field) => [`l.${TOUCH_COLUMNS[field]}`, `l.${FIRST_TOUCH_PREFIX}${TOUCH_COLUMNS[field]}`]).join(', ')}) IS NOT NULL)`;
 
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 
@@ -83,23 +91,25 @@ function filteredLeads(db: Knex, filters: Partial<LeadFilters>) {
   if (filters.to) query.whereRaw(`l.created_at < (?::date + 1)::timestamp AT TIME ZONE '${OPERATOR_TIME_ZONE}'`, [filters.to]);
   if (filters.landingPath) query.where('l.landing_path', filters.landingPath);
   if (filters.source) query.where('l.source', filters.source);
-  if (filters.utmSource) query.where('l.utm_source', filters.utmSource);
-  if (filters.utmMedium) query.where('l.utm_medium', filters.utmMedium);
-  if (filters.utmCampaign) query.where('l.utm_campaign', filters.utmCampaign);
+  for (const field of TEXT_TOUCH_FILTERS) {
+    const value = filters[field];
+    if (value) query.where(`l.${TOUCH_COLUMNS[field]}`, value);
+  }
+  if (filters.clickId) query.whereRaw(`${HAS_CLICK_ID} = ?`, [filters.clickId === 'si']);
   if (filters.ebookType) query.where('l.ebook_type', filters.ebookType);
   if (filters.country) query.where('l.country', filters.country);
   if (filters.smsStatus) query.where('s.status', filters.smsStatus);
   return query;
 }
 
-export async function listLeads(db: Knex, filters: LeadFilters, page: number, pageSize: number) {
+export async function listLeads(db: Knex, filters: LeadFilters, page: number, pageSize: number, order: LeadOrder = 'desc') {
   const [counted, rows] = await Promise.all([
     filteredLeads(db, filters).count<{ total: string }[]>({ total: '*' }).first(),
     filteredLeads(db, filters)
       .select<SummaryRow[]>(SUMMARY_COLUMNS)
       .orderBy([
-        { column: 'l.created_at', order: 'desc' },
-        { column: 'l.id', order: 'desc' },
+        { column: 'l.created_at', order },
+        { column: 'l.id', order },
       ])
       .limit(pageSize)
       .offset((page - 1) * pageSize),

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emptyTouch } from '@guida/shared/attribution-rules';
 import { adminMessages } from '@guida/shared/messages';
 import { CSV_BOM } from '@guida/shared/server/csv';
 import { insertLead, type LeadFixture } from '@guida/testing/lead-fixture';
@@ -27,6 +28,12 @@ beforeAll(async () => {
     utm_source: 'google',
     utm_medium: 'cpc',
     utm_campaign: 'autunno',
+    utm_term: 'guida risparmio',
+    gclid: 'Cj0KCQiA-anna',
+    referrer_host: 'www.google.com',
+    first_utm_source: 'newsletter',
+    first_utm_medium: 'email',
+    first_referrer_host: 'mail.example.it',
   });
   bruno = await insertLead(api.db, {
     nome: 'Bruno',
@@ -38,6 +45,8 @@ beforeAll(async () => {
     source: 'landing-page',
     ebook_type: 'investment-education',
     utm_source: 'facebook',
+    utm_content: 'video-b',
+    first_fbclid: 'IwAR0bruno',
     marketing_consent: true,
     marketing_consent_version: '1.0',
   });
@@ -85,12 +94,35 @@ describe('GET /api/admin/leads', () => {
       utmSource: 'google',
       utmMedium: 'cpc',
       utmCampaign: 'autunno',
+      utmTerm: 'guida risparmio',
+      utmContent: null,
+      gclid: 'Cj0KCQiA-anna',
+      gbraid: null,
+      wbraid: null,
+      fbclid: null,
+      msclkid: null,
+      ttclid: null,
+      referrerHost: 'www.google.com',
+      firstTouch: {
+        ...emptyTouch(),
+        utmSource: 'newsletter',
+        utmMedium: 'email',
+        referrerHost: 'mail.example.it',
+      },
       smsStatus: 'delivered',
       crmStatus: 'delivered',
     });
     const second = await list({ page: 2, pageSize: 2 });
     expect(second).toMatchObject({ total: 3, page: 2, pageSize: 2 });
     expect(second.items.map((lead) => lead.id)).toEqual([anna.leadId]);
+  });
+
+  it('sorts by date, newest or oldest first', async () => {
+    expect(await ids({ order: 'asc' })).toEqual([anna.leadId, bruno.leadId, carla.leadId]);
+    expect(await ids({ order: 'desc' })).toEqual([carla.leadId, bruno.leadId, anna.leadId]);
+    const response = await admin.agent.get('/api/admin/leads').query({ order: 'random()' });
+    expect(response.status).toBe(400);
+    expect(response.body.errors.order).toBe(adminMessages.invalidFilter);
   });
 
   it('filters by each criterion', async () => {
@@ -107,6 +139,12 @@ describe('GET /api/admin/leads', () => {
     expect(await ids({ landingPath: '/educazione-investimenti' })).toEqual([bruno.leadId]);
     expect(await ids({ source: 'direct' })).toEqual([carla.leadId]);
     expect(await ids({ utmSource: 'google', utmMedium: 'cpc', utmCampaign: 'autunno' })).toEqual([anna.leadId]);
+    expect(await ids({ utmTerm: 'guida risparmio' })).toEqual([anna.leadId]);
+    expect(await ids({ utmContent: 'video-b' })).toEqual([bruno.leadId]);
+    expect(await ids({ referrerHost: 'www.google.com' })).toEqual([anna.leadId]);
+    // A click id of the last touch (Anna) or of the first (Bruno).
+    expect(await ids({ clickId: 'si' })).toEqual([bruno.leadId, anna.leadId]);
+    expect(await ids({ clickId: 'no' })).toEqual([carla.leadId]);
     expect(await ids({ ebookType: 'investment-education' })).toEqual([bruno.leadId]);
     expect(await ids({ country: 'CH' })).toEqual([bruno.leadId]);
     expect(await ids({ smsStatus: 'failed' })).toEqual([bruno.leadId]);
@@ -190,16 +228,22 @@ describe('GET /api/admin/leads/export.csv', () => {
     expect(text.startsWith(CSV_BOM)).toBe(true);
     const lines = text.slice(1).split('\r\n');
     expect(lines[0]).toBe(
-      'id;data;nome;cognome;email;telefono;paese;guida;fonte;pagina;utm_source;utm_medium;utm_campaign;consenso_privacy;consenso_marketing;versione_consenso;versione_consenso_marketing;stato_sms;stato_crm',
+      'id;data (ora di Roma);nome;cognome;email;telefono;paese;guida;fonte;pagina;utm_source;utm_medium;utm_campaign;consenso_privacy;consenso_marketing;versione_consenso;versione_consenso_marketing;stato_sms;stato_crm;' +
+        'utm_term;utm_content;gclid;gbraid;wbraid;fbclid;msclkid;ttclid;referrer_host;' +
+        'first_utm_source;first_utm_medium;first_utm_campaign;first_utm_term;first_utm_content;first_gclid;first_gbraid;first_wbraid;first_fbclid;first_msclkid;first_ttclid;first_referrer_host',
     );
     expect(lines).toHaveLength(5);
     expect(lines[4]).toBe('');
     // Carla's row: formulas get a leading apostrophe; quotes and separators are quoted.
     expect(lines[1]).toBe(
-      `${carla.leadId};2026-11-05T23:30:00.000Z;"'=HYPERLINK(""http://x.example"",""clic"")";"'+Rossi; ""la"" terza";'@carla@example.it;'+393479998877;IT;general;direct;/trading-old;;;;sì;no;1.0;;pending;pending`,
+      // Times in Italian time: 00:30 on the 6th, not 23:30 UTC on the 5th.
+      `${carla.leadId};2026-11-06 00:30:00;"'=HYPERLINK(""http://x.example"",""clic"")";"'+Rossi; ""la"" terza";'@carla@example.it;'+393479998877;IT;general;direct;/trading-old;;;;sì;no;1.0;;pending;pending${';'.repeat(21)}`,
     );
-    expect(lines[2]).toMatch(new RegExp(`^${bruno.leadId};.*;bruno@example\\.ch;.*;sì;sì;1\\.0;1\\.0;failed;pending$`));
-    expect(lines[3]).toContain(`${anna.leadId};2026-11-02T08:00:00.000Z;Anna;Verdi;anna.verdi@example.it;'+393471112233;IT`);
+    expect(lines[2]).toMatch(new RegExp(`^${bruno.leadId};.*;bruno@example\\.ch;.*;sì;sì;1\\.0;1\\.0;failed;pending;;video-b;;;;;;;;;;;;;;;;IwAR0bruno;;;$`));
+    expect(lines[3]).toContain(`${anna.leadId};2026-11-02 09:00:00;Anna;Verdi;anna.verdi@example.it;'+393471112233;IT`);
+    expect(lines[3]).toMatch(
+      /;delivered;delivered;guida risparmio;;Cj0KCQiA-anna;;;;;;www\.google\.com;newsletter;email;;;;;;;;;;mail\.example\.it$/,
+    );
 
     const filtered = await admin.agent.get('/api/admin/leads/export.csv').query({ country: 'CH' });
     expect(filtered.text.split('\r\n').filter(Boolean)).toHaveLength(2);

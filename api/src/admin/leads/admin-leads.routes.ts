@@ -1,13 +1,14 @@
 import { Router } from 'express';
 import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
+import { ATTRIBUTION_COLUMNS } from '@guida/shared/attribution-rules';
 import { reopenCrmDelivery } from '@guida/shared/deliveries/crm-deliveries';
 import { reopenSms } from '@guida/shared/deliveries/sms-deliveries';
 import { deliverToCrmJob } from '@guida/shared/jobs/crm';
 import { sendGuideSmsJob } from '@guida/shared/jobs/sms';
 import { adminMessages } from '@guida/shared/messages';
 import { leadFiltersSchema, leadListQuerySchema, type LeadFilters } from '@guida/shared/schemas/admin';
-import { csvStream } from '@guida/shared/server/csv';
+import { csvStream, operatorDateTime } from '@guida/shared/server/csv';
 import type { ApiDeps } from '../../dependencies';
 import { AppError, notFound } from '../../errors';
 import { parseOrThrow } from '../../http/validate';
@@ -16,9 +17,13 @@ import { exportPages, findLeadDetail, leadExists, listLeads } from './admin-lead
 
 const leadIdSchema = z.coerce.number().int().positive().max(2_147_483_647);
 
+/** Attribution columns beyond the first three, added after the existing columns (files read by position keep working). */
+const ADDED_ATTRIBUTION_COLUMNS = ATTRIBUTION_COLUMNS.filter(
+  (column) => !['utm_source', 'utm_medium', 'utm_campaign'].includes(column),
+);
 const CSV_HEADER = [
   'id',
-  'data',
+  'data (ora di Roma)',
   'nome',
   'cognome',
   'email',
@@ -36,6 +41,7 @@ const CSV_HEADER = [
   'versione_consenso_marketing',
   'stato_sms',
   'stato_crm',
+  ...ADDED_ATTRIBUTION_COLUMNS,
 ];
 
 /** The names of the filters an export used, in a stable order. */
@@ -56,8 +62,8 @@ export function adminLeadsRouter(deps: ApiDeps) {
   };
 
   router.get('/leads', async (req, res) => {
-    const { page, pageSize, ...filters } = parseOrThrow(leadListQuerySchema, req.query);
-    res.json(await listLeads(deps.db, filters, page, pageSize));
+    const { page, pageSize, order, ...filters } = parseOrThrow(leadListQuerySchema, req.query);
+    res.json(await listLeads(deps.db, filters, page, pageSize, order));
   });
 
   router.get('/leads/export.csv', async (req, res) => {
@@ -71,7 +77,7 @@ export function adminLeadsRouter(deps: ApiDeps) {
     });
     const csv = csvStream(CSV_HEADER, exportPages(deps.db, filters), (row) => [
       row.id,
-      row.created_at,
+      operatorDateTime(row.created_at),
       row.nome,
       row.cognome,
       row.email,
@@ -89,6 +95,7 @@ export function adminLeadsRouter(deps: ApiDeps) {
       row.marketing_consent_version,
       row.sms_status,
       row.crm_status,
+      ...ADDED_ATTRIBUTION_COLUMNS.map((column) => row[column]),
     ]);
     await pipeline(csv, res).catch((error: unknown) => {
       // Headers are gone: the broken download is all the admin can see; the log says why.

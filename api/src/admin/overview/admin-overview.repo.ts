@@ -53,7 +53,6 @@ interface LeadGroupRow {
  * the funnel (its daily rollup, decision 016), which splits by page and utm_source only.
  */
 async function breakdowns(db: Knex, from: Date, to: Date) {
-  // TODO(attribution): group by utm_term/utm_content and first touch here once leads carry them.
   const [leadGroups, funnel] = await Promise.all([
     db.raw<{ rows: LeadGroupRow[] }>(
       `SELECT coalesce(landing_path, '') AS landing_path,

@@ -43,7 +43,16 @@ describe('GET /api/admin/queues', () => {
       expect.arrayContaining(['sms', 'crm', 'email', 'maintenance']),
     );
     const sms = response.body.queues.find((queue: { name: string }) => queue.name === 'sms');
-    expect(sms).toEqual({ name: 'sms', waiting: 150, active: 0, delayed: 0, failed: 0, completed: 0, oldestWaitingSeconds: expect.any(Number) });
+    expect(sms).toEqual({
+      name: 'sms',
+      waiting: 150,
+      active: 0,
+      delayed: 0,
+      failed: 0,
+      completed: 0,
+      skipped: null,
+      oldestWaitingSeconds: expect.any(Number),
+    });
     expect(sms.oldestWaitingSeconds).toBeLessThan(60);
     expect(response.body.queues.find((queue: { name: string }) => queue.name === 'crm').waiting).toBe(1);
     expect(response.body.analytics).toEqual({
@@ -73,6 +82,7 @@ describe('GET /api/admin/queues', () => {
 
   it('flags a waiting SMS older than two minutes even when the queue is short', async () => {
     const stats = await queueStats({
+      db: api.db,
       queues: api.deps.queues,
       redis: api.deps.redis,
       prefix: api.prefix,
@@ -82,6 +92,31 @@ describe('GET /api/admin/queues', () => {
     expect(stats.sms.projectedDrainSeconds).toBe(1);
     expect(stats.queues.find((queue) => queue.name === 'sms')!.oldestWaitingSeconds).toBeGreaterThanOrEqual(600);
     expect(stats.sms.promiseAtRisk).toBe(true);
+  });
+
+  it('tells skipped CRM deliveries (no CRM configured) from completed ones', async () => {
+    const skipping = await createTestApi();
+    const { agent } = await signInAsAdmin(skipping);
+    const leads = [await insertLead(skipping.db), await insertLead(skipping.db)];
+    const queue = skipping.deps.queues.queue('crm');
+    for (const lead of leads) {
+      await queue.add(deliverToCrmJob.name, { deliveryId: lead.crmDeliveryId, leadId: lead.leadId, event: 'lead.created' });
+    }
+    // What the worker does without CRM_WEBHOOK_URL for the first, and a real delivery for the second.
+    await skipping.db('crm_deliveries').where({ id: leads[0]!.crmDeliveryId }).update({ status: 'skipped', updated_at: skipping.db.fn.now() });
+    await skipping.db('crm_deliveries').where({ id: leads[1]!.crmDeliveryId }).update({ status: 'delivered', delivered_at: skipping.db.fn.now() });
+    const worker = new Worker('crm', async () => undefined, {
+      connection: skipping.deps.redis.duplicate({ maxRetriesPerRequest: null }),
+      prefix: skipping.prefix,
+    });
+    try {
+      await waitFor(async () => (await queue.getCompletedCount()) === 2, { what: 'both CRM jobs to complete' });
+    } finally {
+      await worker.close();
+    }
+    const response = await agent.get('/api/admin/queues');
+    expect(response.body.queues.find((entry: { name: string }) => entry.name === 'crm')).toMatchObject({ completed: 1, skipped: 1 });
+    await skipping.close();
   });
 
   it('answers 503 in Italian when Redis cannot be reached', async () => {

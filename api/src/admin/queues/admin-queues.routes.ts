@@ -55,6 +55,7 @@ export function adminQueuesRouter(deps: ApiDeps) {
     res.json(
       await guarded(() =>
         queueStats({
+          db: deps.db,
           queues: deps.queues,
           redis: deps.redis,
           prefix: deps.config.REDIS_KEY_PREFIX,

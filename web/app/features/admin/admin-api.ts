@@ -6,6 +6,7 @@ import {
   type QueryFunctionContext,
 } from '@tanstack/react-query';
 import type {
+  AdminConfiguration,
   AdminSession,
   ConsentReport,
   DataRequestList,
@@ -14,6 +15,7 @@ import type {
   LeadDetail,
   LeadFilters,
   LeadList,
+  LeadOrder,
   Overview,
   QueueStats,
   SmsBudgetOverview,
@@ -46,11 +48,12 @@ function adminUrl(path: string, params: Record<string, string | number | undefin
   return text ? `${path}?${text}` : path;
 }
 
-const leadsUrl = (filters: LeadFilterValues, page: number, pageSize: number) =>
-  adminUrl('/api/admin/leads', { ...filters, page, pageSize });
+const leadsUrl = (filters: LeadFilterValues, page: number, pageSize: number, order: LeadOrder) =>
+  adminUrl('/api/admin/leads', { ...filters, page, pageSize, order: order === 'desc' ? undefined : order });
 export const leadsExportUrl = (filters: LeadFilterValues) => adminUrl('/api/admin/leads/export.csv', filters);
 export const leadUrl = (id: number) => `/api/admin/leads/${id}`;
 export const QUEUES_URL = '/api/admin/queues';
+const CONFIGURATION_URL = '/api/admin/configuration';
 export const SMS_BUDGET_URL = '/api/admin/sms-budget';
 export const SMS_BUDGET_RELEASE_URL = '/api/admin/sms-budget/release';
 const ALERTS_URL = '/api/admin/alerts';
@@ -164,9 +167,9 @@ const POLL_MS = 5_000;
 /** The overview runs a few aggregate queries: polled less often than the queues. */
 const OVERVIEW_POLL_MS = 15_000;
 
-export function useLeadList(filters: LeadFilterValues, page: number, pageSize: number) {
+export function useLeadList(filters: LeadFilterValues, page: number, pageSize: number, order: LeadOrder) {
   return useQuery<LeadList>({
-    queryKey: [leadsUrl(filters, page, pageSize)],
+    queryKey: [leadsUrl(filters, page, pageSize, order)],
     queryFn: adminGet,
     staleTime: FRESH_MS,
     // The current page stays on screen while the next one loads.
@@ -181,6 +184,11 @@ export function useLeadDetail(id: number) {
 /** Polled every 5 s while the browser tab is visible (react-query pauses hidden tabs). */
 export function useQueueStats() {
   return useQuery<QueueStats>({ queryKey: [QUEUES_URL], queryFn: adminGet, refetchInterval: POLL_MS });
+}
+
+/** Settings the operator should know about; they change only when the API restarts. */
+export function useAdminConfiguration() {
+  return useQuery<AdminConfiguration>({ queryKey: [CONFIGURATION_URL], queryFn: adminGet, staleTime: 5 * 60_000 });
 }
 
 /** The SMS budgets and the held SMS, polled like the queues (the alert on every tab). */

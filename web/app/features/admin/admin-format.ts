@@ -1,6 +1,7 @@
 import { OPERATOR_TIME_ZONE } from '@guida/shared/analytics-rules';
 import type { DeliveryStatus, SmsStatus } from '@guida/shared/deliveries/delivery-statuses';
 import type { EbookType } from '@guida/shared/lead-rules';
+import type { Touch, TouchField } from '@guida/shared/attribution-rules';
 
 /** Italian formats and labels of the admin pages (dates in the company's time zone). */
 
@@ -137,3 +138,30 @@ export function smsErrorLabel(code: string | null) {
 }
 
 export const yesNo = (value: boolean) => (value ? 'Sì' : 'No');
+
+/** A touch's fields by the names operators use in their ads' URLs. */
+export const TOUCH_LABELS: Record<TouchField, string> = {
+  utmSource: 'utm_source',
+  utmMedium: 'utm_medium',
+  utmCampaign: 'utm_campaign',
+  utmTerm: 'utm_term',
+  utmContent: 'utm_content',
+  gclid: 'gclid',
+  gbraid: 'gbraid',
+  wbraid: 'wbraid',
+  fbclid: 'fbclid',
+  msclkid: 'msclkid',
+  ttclid: 'ttclid',
+  referrerHost: 'Sito di provenienza',
+};
+
+/** The ad platforms whose click ids a touch carries ("Google Ads, Meta"), or null. */
+export function clickPlatforms(touch: Touch): string | null {
+  const platforms = [
+    (touch.gclid ?? touch.gbraid ?? touch.wbraid) !== null ? 'Google Ads' : null,
+    touch.fbclid !== null ? 'Meta' : null,
+    touch.msclkid !== null ? 'Microsoft Ads' : null,
+    touch.ttclid !== null ? 'TikTok' : null,
+  ].filter((name) => name !== null);
+  return platforms.length > 0 ? platforms.join(', ') : null;
+}

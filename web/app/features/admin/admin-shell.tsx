@@ -6,6 +6,7 @@ import { isForbidden, useAdminSession, useLogout } from './admin-api';
 import { ErrorNotice, FOCUS_RING, useUrlValues } from './admin-ui';
 import { AlertIncidents } from './alert-incidents';
 import { ConsentsTab } from './consents-tab';
+import { CrmConfigurationAlert } from './crm-configuration-alert';
 import { FunnelTab } from './funnel-tab';
 import { LeadsTab } from './leads-tab';
 import { OverviewTab } from './overview-tab';
@@ -88,6 +89,7 @@ function Dashboard({ username }: { username: string }) {
       </header>
       <main className="mx-auto max-w-7xl px-4 py-6">
         <AlertIncidents />
+        <CrmConfigurationAlert />
         <SmsBudgetAlert />
         <Tabs.Root value={tab} onValueChange={(value) => update({ tab: value })}>
           <Tabs.List aria-label="Sezioni dell’area amministrazione" className="mb-4 flex flex-wrap gap-1 border-b border-slate-300">

@@ -2,7 +2,7 @@ import { useId, useRef, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { Spinner } from '../../components/ui/spinner';
 import { errorMessage, useAdminAction } from './admin-api';
-import { statusLabel, statusTone, type StatusTone } from './admin-format';
+import { EMPTY_VALUE, statusLabel, statusTone, type StatusTone } from './admin-format';
 
 /** Building blocks shared by the dashboard tabs. */
 
@@ -66,10 +66,35 @@ const TONE_CLASSES: Record<StatusTone, string> = {
   neutral: 'bg-slate-100 text-slate-800',
 };
 
-export function StatusBadge({ status }: { status: string | null }) {
+/** `wraps`: in a column of fixed width, a long label goes to a second line instead of overflowing. */
+export function StatusBadge({ status, wraps = false }: { status: string | null; wraps?: boolean }) {
   return (
-    <span className={`inline-block whitespace-nowrap rounded px-2 py-0.5 text-xs font-semibold ${TONE_CLASSES[statusTone(status)]}`}>
+    <span
+      className={`inline-block rounded px-2 py-0.5 text-xs font-semibold ${wraps ? '' : 'whitespace-nowrap'} ${TONE_CLASSES[statusTone(status)]}`}
+    >
       {statusLabel(status)}
+    </span>
+  );
+}
+
+/** Values longer than this can be cut in a table cell: they take the keyboard focus to show in full. */
+const CLIPPED_AFTER = 20;
+
+/**
+ * A value on one line, cut with an ellipsis to its cell's width; the whole value shows on
+ * hover (title, and the cell wraps it) and, for values long enough to be cut, on keyboard
+ * focus. Screen readers read the whole text, which is always in the page.
+ */
+export function ClippedText({ value }: { value: string | null }) {
+  if (!value) return <>{EMPTY_VALUE}</>;
+  const focusable = value.length > CLIPPED_AFTER;
+  return (
+    <span
+      title={value}
+      tabIndex={focusable ? 0 : undefined}
+      className={`block truncate rounded hover:whitespace-normal hover:[overflow-wrap:anywhere] focus:whitespace-normal focus:[overflow-wrap:anywhere] ${FOCUS_RING}`}
+    >
+      {value}
     </span>
   );
 }

@@ -1,8 +1,9 @@
 import { useId, type ReactNode } from 'react';
+import { TOUCH_FIELDS, type Touch } from '@guida/shared/attribution-rules';
 import type { LeadDetail } from '@guida/shared/schemas/admin';
 import { SideSheet } from '../../components/ui/side-sheet';
 import { leadUrl, useLeadDetail } from './admin-api';
-import { EMPTY_VALUE, countryLabel, formatDateTime, formatNumber, guideLabel, yesNo } from './admin-format';
+import { EMPTY_VALUE, TOUCH_LABELS, countryLabel, formatDateTime, formatNumber, guideLabel, yesNo } from './admin-format';
 import { ConfirmAction, DataTable, ErrorNotice, FOCUS_RING, Loading, StatusBadge } from './admin-ui';
 
 /** The side sheet with everything about one lead, and the actions to deliver it again. */
@@ -86,11 +87,16 @@ function LeadDetailBody({ id }: { id: number }) {
             ['Richiesta il', formatDateTime(lead.createdAt)],
             ['Origine', lead.source],
             ['Pagina', lead.landingPath ?? EMPTY_VALUE],
-            ['utm_source', lead.utmSource ?? EMPTY_VALUE],
-            ['utm_medium', lead.utmMedium ?? EMPTY_VALUE],
-            ['utm_campaign', lead.utmCampaign ?? EMPTY_VALUE],
           ]}
         />
+      </DetailSection>
+
+      <DetailSection title="Provenienza (ultimo contatto)">
+        <Facts items={touchFacts(lead)} />
+      </DetailSection>
+
+      <DetailSection title="Provenienza (primo contatto della visita)">
+        <Facts items={touchFacts(lead.firstTouch)} />
       </DetailSection>
 
       <DetailSection title="Consenso">
@@ -232,13 +238,17 @@ function DetailSection({ title, children }: { title: string; children: ReactNode
   );
 }
 
+/** Every field of a touch, by its parameter name (what the operator typed into the ad's URL). */
+const touchFacts = (touch: Touch): [string, ReactNode][] =>
+  TOUCH_FIELDS.map((field) => [TOUCH_LABELS[field], touch[field] ?? EMPTY_VALUE]);
+
 function Facts({ items }: { items: [string, ReactNode][] }) {
   return (
     <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
       {items.map(([label, value]) => (
         <div key={label} className="contents">
           <dt className="font-medium text-slate-700">{label}</dt>
-          <dd className="break-words text-slate-900">{value}</dd>
+          <dd className="min-w-0 text-slate-900 [overflow-wrap:anywhere]">{value}</dd>
         </div>
       ))}
     </dl>

@@ -1,12 +1,13 @@
 import { useCallback, useRef } from 'react';
 import { SMS_STATUSES } from '@guida/shared/deliveries/delivery-statuses';
 import type { EbookType } from '@guida/shared/lead-rules';
-import type { LeadFilters, LeadList } from '@guida/shared/schemas/admin';
+import type { LeadFilters, LeadList, LeadOrder, LeadSummary } from '@guida/shared/schemas/admin';
 import { leadsExportUrl, useLeadList } from './admin-api';
 import {
   COUNTRY_LABELS,
   EMPTY_VALUE,
   GUIDE_LABELS,
+  clickPlatforms,
   countryLabel,
   formatDateTime,
   formatNumber,
@@ -14,6 +15,7 @@ import {
   statusLabel,
 } from './admin-format';
 import {
+  ClippedText,
   ErrorNotice,
   FOCUS_RING,
   FilterForm,
@@ -36,11 +38,15 @@ const FILTER_NAMES = [
   'utmSource',
   'utmMedium',
   'utmCampaign',
+  'utmTerm',
+  'utmContent',
+  'referrerHost',
+  'clickId',
   'ebookType',
   'country',
   'smsStatus',
 ] as const satisfies readonly (keyof LeadFilters)[];
-const URL_NAMES = [...FILTER_NAMES, 'page', 'lead'] as const;
+const URL_NAMES = [...FILTER_NAMES, 'order', 'page', 'lead'] as const;
 const PAGE_SIZE = 25;
 
 // From the labels (complete for every EbookType) rather than EBOOK_TYPES: a runtime import
@@ -48,19 +54,27 @@ const PAGE_SIZE = 25;
 const GUIDE_OPTIONS = (Object.keys(GUIDE_LABELS) as EbookType[]).map((value) => ({ value, label: GUIDE_LABELS[value] }));
 const COUNTRY_OPTIONS = (['IT', 'CH'] as const).map((value) => ({ value, label: COUNTRY_LABELS[value] }));
 const SMS_OPTIONS = SMS_STATUSES.map((value) => ({ value, label: statusLabel(value) }));
+const CLICK_ID_OPTIONS = [
+  { value: 'si', label: 'Sì (gclid, fbclid, …)' },
+  { value: 'no', label: 'No' },
+];
 
 const positiveInteger = (text: string) => {
   const value = Number(text);
   return Number.isInteger(value) && value > 0 ? value : null;
 };
 
-/** The leads table: filters, page and open lead live in the URL, so a reload keeps them. */
+/**
+ * The leads table: filters, order, page and open lead live in the URL, so a reload keeps
+ * them and a link shows a colleague the same view.
+ */
 export function LeadsTab() {
   const [values, update] = useUrlValues(URL_NAMES);
   const filters = Object.fromEntries(FILTER_NAMES.map((name) => [name, values[name]]));
   const page = positiveInteger(values.page) ?? 1;
+  const order: LeadOrder = values.order === 'asc' ? 'asc' : 'desc';
   const openLeadId = positiveInteger(values.lead);
-  const list = useLeadList(filters, page, PAGE_SIZE);
+  const list = useLeadList(filters, page, PAGE_SIZE, order);
   // The dialog has no trigger of its own: closing it returns focus to the row it came from.
   const opener = useRef<HTMLElement | null>(null);
   const focusOpener = useCallback(() => opener.current?.focus(), []);
@@ -76,6 +90,10 @@ export function LeadsTab() {
         <TextFilter name="utmSource" label="utm_source" defaultValue={values.utmSource} />
         <TextFilter name="utmMedium" label="utm_medium" defaultValue={values.utmMedium} />
         <TextFilter name="utmCampaign" label="utm_campaign" defaultValue={values.utmCampaign} />
+        <TextFilter name="utmTerm" label="utm_term" defaultValue={values.utmTerm} />
+        <TextFilter name="utmContent" label="utm_content" defaultValue={values.utmContent} />
+        <TextFilter name="referrerHost" label="Sito di provenienza" defaultValue={values.referrerHost} />
+        <SelectFilter name="clickId" label="Clic su un annuncio" options={CLICK_ID_OPTIONS} defaultValue={values.clickId} />
         <SelectFilter name="ebookType" label="Guida" options={GUIDE_OPTIONS} defaultValue={values.ebookType} />
         <SelectFilter name="country" label="Paese" options={COUNTRY_OPTIONS} defaultValue={values.country} />
         <SelectFilter name="smsStatus" label="Stato SMS" options={SMS_OPTIONS} defaultValue={values.smsStatus} />
@@ -97,6 +115,8 @@ export function LeadsTab() {
           <>
             <LeadsTable
               list={list.data}
+              order={order}
+              onOrder={(next) => update({ order: next === 'desc' ? '' : next, page: '' })}
               updating={list.isPlaceholderData}
               onOpen={(id, row) => {
                 opener.current = row.querySelector('button');
@@ -117,27 +137,56 @@ export function LeadsTab() {
   );
 }
 
-const COLUMNS = ['Data', 'Nome', 'Email', 'Telefono', 'Paese', 'Guida', 'Pagina', 'utm_source', 'Stato SMS', 'Stato CRM'];
+/** Columns of fixed width keep the statuses in view whatever a value's length (the rest share what is left). */
+const COLUMNS: { label: string; width?: string }[] = [
+  { label: 'Nome' },
+  { label: 'Email' },
+  { label: 'Telefono', width: 'w-36' },
+  { label: 'Paese', width: 'w-24' },
+  { label: 'Pagina e guida' },
+  { label: 'Campagna' },
+  { label: 'Clic su annuncio', width: 'w-28' },
+  { label: 'Stato SMS', width: 'w-32' },
+  { label: 'Stato CRM', width: 'w-32' },
+];
+const CELL = 'px-3 py-2 align-top text-slate-800';
 
 function LeadsTable({
   list,
+  order,
+  onOrder,
   updating,
   onOpen,
 }: {
   list: LeadList;
+  order: LeadOrder;
+  onOrder: (order: LeadOrder) => void;
   updating: boolean;
   onOpen: (id: number, row: HTMLTableRowElement) => void;
 }) {
   if (list.items.length === 0) return <p className="text-sm text-slate-700">Nessun lead corrisponde ai filtri.</p>;
   return (
     <ScrollRegion label="Tabella dei lead">
-      <table aria-busy={updating} className={`min-w-full divide-y divide-slate-200 text-sm ${updating ? 'opacity-60' : ''}`}>
+      <table
+        aria-busy={updating}
+        className={`w-full min-w-[64rem] table-fixed divide-y divide-slate-200 text-sm ${updating ? 'opacity-60' : ''}`}
+      >
         <caption className="sr-only">Lead: scegli un nome per aprirne il dettaglio</caption>
         <thead className="bg-slate-100">
           <tr>
+            <th scope="col" aria-sort={order === 'asc' ? 'ascending' : 'descending'} className="w-40 px-3 py-2 text-left font-semibold text-slate-900">
+              <button
+                type="button"
+                className={`rounded text-left underline decoration-dotted ${FOCUS_RING}`}
+                onClick={() => onOrder(order === 'asc' ? 'desc' : 'asc')}
+              >
+                Data (ora di Roma) <span aria-hidden="true">{order === 'asc' ? '↑' : '↓'}</span>
+                <span className="sr-only">{order === 'asc' ? ', dal meno recente' : ', dal più recente'}: cambia ordine</span>
+              </button>
+            </th>
             {COLUMNS.map((column) => (
-              <th key={column} scope="col" className="whitespace-nowrap px-3 py-2 text-left font-semibold text-slate-900">
-                {column}
+              <th key={column.label} scope="col" className={`px-3 py-2 text-left font-semibold text-slate-900 ${column.width ?? ''}`}>
+                {column.label}
               </th>
             ))}
           </tr>
@@ -147,29 +196,57 @@ function LeadsTable({
             // A click anywhere on the row opens the detail; the name button (whose click
             // bubbles here) is the way in for keyboards and screen readers.
             <tr key={lead.id} onClick={(event) => onOpen(lead.id, event.currentTarget)} className="cursor-pointer hover:bg-slate-50">
-              <td className="whitespace-nowrap px-3 py-2 text-slate-800">{formatDateTime(lead.createdAt)}</td>
-              <th scope="row" className="px-3 py-2 text-left font-medium">
-                <button type="button" aria-haspopup="dialog" className={`rounded text-left text-emerald-800 underline ${FOCUS_RING}`}>
+              <td className={CELL}>{formatDateTime(lead.createdAt)}</td>
+              <th scope="row" className="px-3 py-2 text-left align-top font-medium">
+                <button
+                  type="button"
+                  aria-haspopup="dialog"
+                  title={`${lead.nome} ${lead.cognome}`}
+                  className={`block max-w-full truncate rounded text-left text-emerald-800 underline focus:whitespace-normal focus:[overflow-wrap:anywhere] ${FOCUS_RING}`}
+                >
                   {lead.nome} {lead.cognome}
                 </button>
               </th>
-              <td className="px-3 py-2 text-slate-800">{lead.email}</td>
-              <td className="whitespace-nowrap px-3 py-2 text-slate-800">{lead.telefono}</td>
-              <td className="px-3 py-2 text-slate-800">{countryLabel(lead.country)}</td>
-              <td className="px-3 py-2 text-slate-800">{guideLabel(lead.ebookType)}</td>
-              <td className="px-3 py-2 text-slate-800">{lead.landingPath ?? EMPTY_VALUE}</td>
-              <td className="px-3 py-2 text-slate-800">{lead.utmSource ?? EMPTY_VALUE}</td>
-              <td className="px-3 py-2">
-                <StatusBadge status={lead.smsStatus} />
+              <td className={CELL}>
+                <ClippedText value={lead.email} />
               </td>
-              <td className="px-3 py-2">
-                <StatusBadge status={lead.crmStatus} />
+              <td className={`${CELL} whitespace-nowrap`}>{lead.telefono}</td>
+              <td className={CELL}>{countryLabel(lead.country)}</td>
+              <td className={CELL}>
+                <ClippedText value={lead.landingPath} />
+                <span className="block text-xs text-slate-700">{guideLabel(lead.ebookType)}</span>
+              </td>
+              <td className={CELL}>
+                <Campaign lead={lead} />
+              </td>
+              <td className={CELL}>{clickPlatforms(lead) ?? clickPlatforms(lead.firstTouch) ?? EMPTY_VALUE}</td>
+              <td className={CELL}>
+                <StatusBadge status={lead.smsStatus} wraps />
+              </td>
+              <td className={CELL}>
+                <StatusBadge status={lead.crmStatus} wraps />
               </td>
             </tr>
           ))}
         </tbody>
       </table>
     </ScrollRegion>
+  );
+}
+
+/** The last touch: source / medium, then the campaign, or where the visitor came from. */
+function Campaign({ lead }: { lead: LeadSummary }) {
+  const sourceMedium = [lead.utmSource, lead.utmMedium].filter(Boolean).join(' / ');
+  if (!sourceMedium && !lead.utmCampaign) return <ClippedText value={lead.referrerHost} />;
+  return (
+    <>
+      <ClippedText value={sourceMedium || null} />
+      {lead.utmCampaign ? (
+        <span className="block text-xs text-slate-700">
+          <ClippedText value={lead.utmCampaign} />
+        </span>
+      ) : null}
+    </>
   );
 }
 

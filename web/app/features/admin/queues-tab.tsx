@@ -97,16 +97,26 @@ const COUNTERS = [
 
 function QueueCard({ queue }: { queue: Queue }) {
   const [showFailed, setShowFailed] = useState(false);
+  // A skipped delivery's job completes too: counted apart, it is not called done.
+  const counters: (readonly [string, string, number])[] = [
+    ...COUNTERS.map(([key, label]) => [key, label, queue[key]] as const),
+    ...(queue.skipped === null ? [] : [['skipped', 'Saltati', queue.skipped] as const]),
+  ];
   return (
     <Section title={`Coda ${queueLabel(queue.name)}`}>
-      <dl className="grid grid-cols-2 gap-3 sm:grid-cols-5">
-        {COUNTERS.map(([key, label]) => (
+      <dl className={`grid grid-cols-2 gap-3 ${queue.skipped === null ? 'sm:grid-cols-5' : 'sm:grid-cols-3 xl:grid-cols-6'}`}>
+        {counters.map(([key, label, value]) => (
           <div key={key} className="rounded-md bg-slate-50 p-2">
             <dt className="text-xs font-medium text-slate-700">{label}</dt>
-            <dd className="text-lg font-semibold tabular-nums text-slate-900">{formatNumber(queue[key])}</dd>
+            <dd className="text-lg font-semibold tabular-nums text-slate-900">{formatNumber(value)}</dd>
           </div>
         ))}
       </dl>
+      {queue.skipped !== null && queue.skipped > 0 ? (
+        <p className="mt-2 text-sm text-slate-800">
+          Saltati: invii al CRM non fatti nelle ultime 24 ore perché nessun CRM è configurato.
+        </p>
+      ) : null}
       <p className="mt-3 text-sm text-slate-800">
         Attesa del job più vecchio:{' '}
         {queue.oldestWaitingSeconds === null ? 'nessun job in attesa' : formatDuration(queue.oldestWaitingSeconds)}

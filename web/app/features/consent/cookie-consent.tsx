@@ -76,7 +76,14 @@ interface ServerAnswer {
   flags: CookieFlags;
 }
 
-export function CookieConsentProvider({ children }: { children: React.ReactNode }) {
+export function CookieConsentProvider({
+  children,
+  externalAnalytics,
+}: {
+  children: React.ReactNode;
+  /** False in the admin: Google Analytics is never loaded there, whatever was chosen. */
+  externalAnalytics: boolean;
+}) {
   // undefined while prerendered, hydrating and until the page is idle: nothing is known
   // yet. Reading the choice during hydration would make React re-render synchronously
   // right after it, in the same long task.
@@ -143,7 +150,7 @@ export function CookieConsentProvider({ children }: { children: React.ReactNode 
   return (
     <CookieConsentContext.Provider value={value}>
       {children}
-      {status === 'decided' ? <GoogleAnalyticsByConsent analytics={flags.analytics} /> : null}
+      {status === 'decided' && externalAnalytics ? <GoogleAnalyticsByConsent analytics={flags.analytics} /> : null}
     </CookieConsentContext.Provider>
   );
 }

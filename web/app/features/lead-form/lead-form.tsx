@@ -12,6 +12,7 @@ import { useValidatedForm, type FieldRegistration } from '../../lib/validated-fo
 import { ChallengeSlot } from '../challenge/challenge-slot';
 import { asksForChallenge, CHALLENGE_FIELD, useChallenge } from '../challenge/use-challenge';
 import { trackGaEvent } from '../consent/google-analytics';
+import { visitAttribution } from '../tracking/attribution';
 import { useFormTracking } from '../tracking/use-form-tracking';
 import { MarketingConsentField, marketingConsentOf } from './marketing-consent-field';
 
@@ -24,7 +25,7 @@ const loadValidation = () => import('./lead-form-validation');
 const validate = async (values: Values) => (await loadValidation()).validateLeadForm(values);
 
 export interface LeadFormProps {
-  /** Newer pages send guide type, source and campaign; the older page the personal fields. */
+  /** Newer pages send guide type and source; every page sends the visit's campaign. */
   variant: 'newer' | 'older';
   ebookType?: EbookType;
   landingPath: string;
@@ -35,13 +36,10 @@ export interface LeadFormProps {
 
 const FIELD_IDS: (keyof Values)[] = ['nome', 'cognome', 'email', 'telefono', 'gdprConsent'];
 
+/** The visit's attribution as the API takes it: the last touch's fields, and the first touch. */
 function campaign() {
-  const query = new URLSearchParams(window.location.search);
-  return {
-    utmSource: query.get('utm_source') ?? 'direct',
-    utmMedium: query.get('utm_medium'),
-    utmCampaign: query.get('utm_campaign'),
-  };
+  const { first, last } = visitAttribution();
+  return { ...last, firstTouch: first };
 }
 
 /**
@@ -108,11 +106,12 @@ export function LeadForm({ variant, ebookType, landingPath, title, subtitle, sub
       marketingConsent: marketingConsentOf(form),
       landingPath,
       [HONEYPOT_FIELD]: honeypot,
+      ...campaign(),
     };
     tracking.submitted();
     resent.current = false;
     submission.send(
-      variant === 'older' ? personal : { ...personal, ebookType, source: 'landing-page', ...campaign() },
+      variant === 'older' ? personal : { ...personal, ebookType, source: 'landing-page' },
     );
   };
 

@@ -1,6 +1,6 @@
 import { useEffect, type RefObject } from 'react';
 import { secondsOnPage, track, whenIdleOrLeaving, withoutQuery } from './tracker';
-import { campaignOf } from './visitor-environment';
+import { campaignMetadata } from './attribution';
 
 let focusedField: string | null = null;
 /** The last form field the visitor was in: where they abandoned, if they leave. */
@@ -17,7 +17,7 @@ export function useFormTracking(form: RefObject<HTMLFormElement | null>, landing
     const metadata = {
       path: landingPath,
       referrer: document.referrer ? withoutQuery(document.referrer) : null,
-      ...campaignOf(window.location.search),
+      ...campaignMetadata(),
     };
     // The landing and the form's visibility are recorded once the page is idle, or at
     // the first focus or the exit if that comes sooner, so the funnel keeps its order.

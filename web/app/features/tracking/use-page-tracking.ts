@@ -12,37 +12,39 @@ const secondsSince = (start: number) => Math.round((Date.now() - start) / 1000);
  * A page view on every navigation (the site changes pages without reloading), a
  * page_exit with the time on page when the visitor leaves, and the time spent on each
  * section (the one being read, see viewedSection) reported when it changes and on exit.
+ * Off (`enabled` false) in the admin: operators are not visitors.
  */
-export function usePageTracking() {
+export function usePageTracking(enabled: boolean) {
   const location = useLocation();
   const previousUrl = useRef<string | null>(null);
 
   // Recorded once the browser is idle (hydration first), or as the visitor leaves the site,
   // and even if they have moved to another page by then: time on page counts from the view.
   useEffect(() => {
+    if (!enabled) return;
     startPage();
     const path = location.pathname;
     const referrer = previousUrl.current ?? (document.referrer ? withoutQuery(document.referrer) : null);
     previousUrl.current = `${window.location.origin}${path}`;
     whenIdleOrLeaving(() => track({ type: 'page-view', path, referrer, ...visitorEnvironment() }));
-  }, [location.pathname]);
-
-  useEffect(
-    () =>
-      onPageHide(() =>
-        track({
-          type: 'form-interaction',
-          action: 'page_exit',
-          path: window.location.pathname,
-          timeOnPage: secondsOnPage(),
-          fieldName: lastFocusedField(),
-          scrollDepth: scrollDepth(),
-        }),
-      ),
-    [],
-  );
+  }, [location.pathname, enabled]);
 
   useEffect(() => {
+    if (!enabled) return;
+    return onPageHide(() =>
+      track({
+        type: 'form-interaction',
+        action: 'page_exit',
+        path: window.location.pathname,
+        timeOnPage: secondsOnPage(),
+        fieldName: lastFocusedField(),
+        scrollDepth: scrollDepth(),
+      }),
+    );
+  }, [enabled]);
+
+  useEffect(() => {
+    if (!enabled) return;
     const path = location.pathname;
     let current: { name: string; since: number } | null = null;
     // Each report covers the time since the last one: a page hidden and shown again
@@ -86,7 +88,7 @@ export function usePageTracking() {
       cancelAnimationFrame(frame);
       stopReportingOnHide();
     };
-  }, [location.pathname]);
+  }, [location.pathname, enabled]);
 }
 
 function scrollDepth() {

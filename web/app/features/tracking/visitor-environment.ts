@@ -1,4 +1,4 @@
-import { ANALYTICS_TEXT_LIMITS, type DEVICES } from '@guida/shared/analytics-rules';
+import type { DEVICES } from '@guida/shared/analytics-rules';
 
 /** Coarse facts about the visitor's device, as the spec's page view carries them. */
 export function visitorEnvironment() {
@@ -39,16 +39,5 @@ export function visitorEnvironment() {
     device,
     browser,
     os,
-  };
-}
-
-/** The campaign of the current page, from its query string. */
-export function campaignOf(search: string) {
-  const query = new URLSearchParams(search);
-  const value = (name: string) => query.get(name)?.slice(0, ANALYTICS_TEXT_LIMITS.utm) ?? null;
-  return {
-    utm_source: value('utm_source'),
-    utm_medium: value('utm_medium'),
-    utm_campaign: value('utm_campaign'),
   };
 }
