@@ -174,6 +174,7 @@ export const adminMessages = {
   loginSlowedDown: 'Troppi tentativi non riusciti da questo dispositivo: attendi e riprova.',
   invalidDay: 'Data non valida (AAAA-MM-GG).',
   invalidFilter: 'Filtro non valido.',
+  invalidPeriod: 'Periodo non valido: scegli 1, 7 o 30 giorni.',
 } as const;
 
 /**

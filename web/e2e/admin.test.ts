@@ -88,6 +88,8 @@ describe('admin area in the browser', () => {
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Accedi' }).click();
     await page.waitForURL(/\/admin(-|\/)dashboard/);
+    // The overview is the first screen; the leads are one tab away.
+    await page.getByRole('tab', { name: 'Lead', exact: true }).click();
 
     const table = page.getByRole('region', { name: 'Tabella dei lead' });
     await expect.poll(() => table.getByRole('row').count()).toBe(3);

@@ -36,6 +36,8 @@ async function signIn(page: Page) {
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Accedi' }).click();
   await page.waitForURL(/\/admin(-|\/)dashboard/);
+  // The overview is the first screen; the leads are one tab away.
+  await page.getByRole('tab', { name: 'Lead', exact: true }).click();
 }
 
 const leadsTable = (page: Page) => page.getByRole('region', { name: 'Tabella dei lead' });

@@ -15,6 +15,8 @@ const NOT_ON_PUBLIC_PAGES = [
   'queryHash',
   // react-hook-form: replaced by web/app/lib/validated-form.ts
   'reValidateMode',
+  // uPlot: the admin's charts only
+  'u-over',
 ];
 
 

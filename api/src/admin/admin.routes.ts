@@ -16,6 +16,7 @@ import { adminAlertsRouter } from './alerts/admin-alerts.routes';
 import { adminDataRequestsRouter } from './data-requests/admin-data-requests.routes';
 import { adminExperimentsRouter } from './experiments/admin-experiments.routes';
 import { adminLeadsRouter } from './leads/admin-leads.routes';
+import { adminOverviewRouter } from './overview/admin-overview.routes';
 import { adminQueuesRouter } from './queues/admin-queues.routes';
 import { adminReportsRouter } from './reports/admin-reports.routes';
 import { adminSmsBudgetRouter } from './sms-budget/admin-sms-budget.routes';
@@ -128,6 +129,7 @@ export function adminRouter(deps: ApiDeps) {
     const answer: AdminConfiguration = { crmConfigured: Boolean(config.CRM_WEBHOOK_URL) };
     res.json(answer);
   });
+  router.use(adminOverviewRouter(deps));
   router.use(adminLeadsRouter(deps));
   router.use(adminQueuesRouter(deps));
   router.use(adminReportsRouter(deps));

@@ -306,3 +306,63 @@ export const smsBudgetOverviewSchema = z.object({
   }),
 });
 export type SmsBudgetOverview = z.infer<typeof smsBudgetOverviewSchema>;
+
+/** Days of the overview's breakdowns by page and campaign (GET /api/admin/overview?days=). */
+export const OVERVIEW_PERIODS = ['1', '7', '30'] as const;
+export const overviewQuerySchema = z.object({
+  days: z.enum(OVERVIEW_PERIODS, { error: adminMessages.invalidPeriod }).default('7').transform(Number),
+});
+
+const smsTiming = z.object({
+  /** SMS measured: accepted by the provider (or delivered) in the window. */
+  count: z.number(),
+  p50Seconds: z.number().nullable(),
+  p95Seconds: z.number().nullable(),
+  /** Of those, how many within the 2-minute promise. */
+  withinPromise: z.number(),
+});
+
+/** GET /api/admin/overview: the admin's first screen. Days are Europe/Rome calendar days. */
+export const overviewSchema = z.object({
+  generatedAt: z.string(),
+  /** The 2-minute promise, in seconds. */
+  promiseSeconds: z.number(),
+  leads: z.object({
+    today: z.number(),
+    last7Days: z.number(),
+    last30Days: z.number(),
+    /** The last 30 days, oldest first, today last; days without leads included. */
+    byDay: z.array(z.object({ day: z.string(), leads: z.number() })),
+  }),
+  /** The breakdowns' period: the last `days` days, today included. */
+  days: z.number(),
+  /** Visitors: sessions landing on that page (the funnel's "landing" step, decision 016). */
+  byLandingPage: z.array(z.object({ landingPath: z.string(), visitors: z.number(), leads: z.number() })),
+  /** The funnel's campaign key; "(direct)" without one. */
+  bySource: z.array(z.object({ utmSource: z.string(), visitors: z.number(), leads: z.number() })),
+  byCampaign: z.array(
+    z.object({ utmSource: z.string(), utmMedium: z.string(), utmCampaign: z.string(), leads: z.number() }),
+  ),
+  sms: z.object({
+    /** From the request (or a resend) to the provider accepting the SMS, and to the handset's delivery report. */
+    toProvider: z.object({ last24Hours: smsTiming, last7Days: smsTiming }),
+    toDelivered: z.object({ last24Hours: smsTiming, last7Days: smsTiming }),
+    /** Failed or undelivered SMS of the last 7 days by provider error code (null: none given). */
+    failuresByReason: z.array(
+      z.object({ errorCode: z.string().nullable(), count: z.number(), lastMessage: z.string().nullable(), lastAt: z.string() }),
+    ),
+    held: z.object({ count: z.number(), oldestAt: z.string().nullable() }),
+  }),
+  crm: z.object({
+    /** Waiting to be posted (pending, retrying or being sent). */
+    backlog: z.number(),
+    oldestBacklogAt: z.string().nullable(),
+    retrying: z.number(),
+    /** Given up on in the last 7 days. */
+    failedLast7Days: z.number(),
+    deliveredLast24Hours: z.number(),
+    skippedLast24Hours: z.number(),
+    lastError: z.object({ at: z.string(), message: z.string().nullable(), httpStatus: z.number().nullable() }).nullable(),
+  }),
+});
+export type Overview = z.infer<typeof overviewSchema>;

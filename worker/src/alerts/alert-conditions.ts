@@ -4,6 +4,7 @@ import { SMS_FAILED_STATUSES, SMS_HANDED_OVER, SMS_TRANSITIONS } from '@guida/sh
 import { sqlList } from '@guida/shared/deliveries/delivery-table';
 import { smsBudgetOverview } from '@guida/shared/deliveries/sms-deliveries';
 import type { SmsBudgetLimits } from '@guida/shared/deliveries/sms-budget';
+import { SMS_WAIT_STARTED_SQL } from '@guida/shared/server/sms-wait-started-sql';
 
 /**
  * The conditions an alert watches (docs/ops/alerts.md), each measured from the delivery
@@ -41,22 +42,13 @@ const QUEUE_ESTIMATE_AFTER_SECONDS = 30;
 const SMS_WAITING = [...SMS_TRANSITIONS.claim.from, ...SMS_TRANSITIONS.recordSent.from];
 const SMS_FINISHED = [...SMS_HANDED_OVER, ...SMS_FAILED_STATUSES];
 
-/**
- * When an SMS's wait began: its lead's request, or, for an SMS sent again (the admin's
- * resend, a held SMS resumed or released), the last time it went back to pending. The
- * wait of a resent SMS starts with the resend, not with a lead of last week.
- */
-const WAIT_STARTED = `COALESCE(
-  (SELECT max(e.occurred_at) FROM sms_events e WHERE e.sms_message_id = s.id AND e.status = 'pending'),
-  l.created_at)`;
-
 const seconds = (ms: number) => ms / 1000;
 const round1 = (value: number) => Math.round(value * 10) / 10;
 
 async function measureSmsP95(db: Knex, now: Date, settings: AlertSettings): Promise<Measurement<'sms_p95'>> {
   const { rows } = await db.raw<{ rows: { sms: number; p95: number | null }[] }>(
     `SELECT count(*)::int AS sms,
-       percentile_cont(0.95) WITHIN GROUP (ORDER BY extract(epoch FROM s.sent_at - ${WAIT_STARTED}))::float8 AS p95
+       percentile_cont(0.95) WITHIN GROUP (ORDER BY extract(epoch FROM s.sent_at - ${SMS_WAIT_STARTED_SQL}))::float8 AS p95
      FROM sms_messages s JOIN ebook_requests l ON l.id = s.lead_id
      WHERE s.sent_at > :start AND s.sent_at <= :now`,
     { start: new Date(now.getTime() - SMS_WINDOW_MINUTES * 60_000), now },
@@ -155,7 +147,7 @@ async function measureSmsQueuePromise(db: Knex, now: Date): Promise<Measurement<
   const { rows } = await db.raw<{ rows: { waiting: number; oldest: Date | null; sent: number }[] }>(
     `SELECT
        (SELECT count(*)::int FROM sms_messages WHERE status IN (${sqlList(SMS_WAITING)})) AS waiting,
-       (SELECT min(${WAIT_STARTED}) FROM sms_messages s JOIN ebook_requests l ON l.id = s.lead_id
+       (SELECT min(${SMS_WAIT_STARTED_SQL}) FROM sms_messages s JOIN ebook_requests l ON l.id = s.lead_id
          WHERE s.status IN (${sqlList(SMS_WAITING)})) AS oldest,
        (SELECT count(*)::int FROM sms_messages WHERE sent_at > :rateStart AND sent_at <= :now) AS sent`,
     { rateStart: new Date(now.getTime() - RATE_WINDOW_SECONDS * 1000), now },

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { FUNNEL_BY_DAY_SQL } from '@guida/shared/server/funnel-by-day-sql';
-import { operatorDay, startOfOperatorDay } from './report-range';
+import { addDays, operatorDay, startOfOperatorDay } from './report-range';
 
 export interface FunnelFilter {
   from: Date;
@@ -20,10 +20,6 @@ export interface FunnelRow {
   success: number;
 }
 
-const DAY_MS = 86_400_000;
-/** Calendar arithmetic on YYYY-MM-DD. */
-const addDays = (day: string, days: number) =>
-  new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 const nextDay = (day: string) => addDays(day, 1);
 
 const rowFilter = `(CAST(:landingPath AS text) IS NULL OR landing_path = :landingPath)

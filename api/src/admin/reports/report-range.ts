@@ -22,6 +22,10 @@ export function startOfOperatorDay(day: string): Date {
 
 export const operatorDay = (instant: Date) => dayFormat.format(instant);
 
+/** Calendar arithmetic on YYYY-MM-DD. */
+export const addDays = (day: string, days: number) =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+
 /**
  * The instants of a report's day range, both days included; the last 30 days up to
  * today when not given.

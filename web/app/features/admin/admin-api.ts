@@ -16,6 +16,7 @@ import type {
   LeadFilters,
   LeadList,
   LeadOrder,
+  Overview,
   QueueStats,
   SmsBudgetOverview,
 } from '@guida/shared/schemas/admin';
@@ -164,6 +165,8 @@ export function useLogout() {
 // Admin figures change all the time: when a tab is shown again after this long, refetch.
 const FRESH_MS = 30_000;
 const POLL_MS = 5_000;
+/** The overview runs a few aggregate queries: polled less often than the queues. */
+const OVERVIEW_POLL_MS = 15_000;
 
 export function useLeadList(filters: LeadFilterValues, page: number, pageSize: number, order: LeadOrder) {
   return useQuery<LeadList>({
@@ -197,6 +200,16 @@ export function useSmsBudget() {
 /** The open and recently resolved alerts, polled like the queues (the banner on every tab). */
 export function useAlertIncidents() {
   return useQuery<AlertIncidents>({ queryKey: [ALERTS_URL], queryFn: adminGet, refetchInterval: POLL_MS });
+}
+
+/** The first screen's figures (decision 042), polled while it is shown and the browser tab visible. */
+export function useOverview(days: string) {
+  return useQuery<Overview>({
+    queryKey: [adminUrl('/api/admin/overview', { days })],
+    queryFn: adminGet,
+    refetchInterval: OVERVIEW_POLL_MS,
+    placeholderData: keepPreviousData,
+  });
 }
 
 export function useFailedJobs(name: string) {

@@ -111,6 +111,32 @@ export const countryLabel = (country: string | null) => labelOf(COUNTRY_LABELS, 
 const QUEUE_LABELS: Record<string, string> = { sms: 'SMS', crm: 'CRM', email: 'Email', maintenance: 'Manutenzione', gdpr: 'Diritti GDPR', alerts: 'Avvisi' };
 export const queueLabel = (name: string) => labelOf(QUEUE_LABELS, name);
 
+/**
+ * The provider's error codes an operator meets most (Twilio's numbering), in Italian;
+ * any other code shows as it is, with the provider's message beside it.
+ */
+const SMS_ERROR_LABELS: Record<string, string> = {
+  '21211': 'Numero di telefono non valido',
+  '21408': 'Invio verso questo Paese non abilitato',
+  '21610': 'Il destinatario ha bloccato gli SMS (STOP)',
+  '21612': 'Numero non raggiungibile da questo mittente',
+  '21614': 'Il numero non è un cellulare',
+  '30001': 'Coda del provider piena',
+  '30002': 'Account del provider sospeso',
+  '30003': 'Telefono irraggiungibile (spento o senza campo)',
+  '30004': 'Messaggio bloccato dal destinatario',
+  '30005': 'Numero sconosciuto o inesistente',
+  '30006': 'Numero fisso o operatore non raggiungibile',
+  '30007': 'Filtrato dall’operatore come spam',
+  '30008': 'Errore sconosciuto dell’operatore',
+};
+export function smsErrorLabel(code: string | null) {
+  if (code === null) return 'Nessun codice di errore';
+  const http = /^http-(\d{3})$/.exec(code);
+  if (http) return `Errore HTTP ${http[1]} del provider`;
+  return SMS_ERROR_LABELS[code] ?? `Codice ${code}`;
+}
+
 export const yesNo = (value: boolean) => (value ? 'Sì' : 'No');
 
 /** A touch's fields by the names operators use in their ads' URLs. */

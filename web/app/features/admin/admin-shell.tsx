@@ -10,17 +10,19 @@ import { CrmConfigurationAlert } from './crm-configuration-alert';
 import { ExperimentsTab } from './experiments/experiments-tab';
 import { FunnelTab } from './funnel-tab';
 import { LeadsTab } from './leads-tab';
+import { OverviewTab } from './overview-tab';
 import { QueuesTab } from './queues-tab';
 import { SmsBudgetAlert } from './sms-budget-alert';
 
 const TABS = [
+  { value: 'panoramica', label: 'Panoramica', Panel: OverviewTab },
   { value: 'lead', label: 'Lead', Panel: LeadsTab },
   { value: 'code', label: 'Code', Panel: QueuesTab },
   { value: 'funnel', label: 'Funnel', Panel: FunnelTab },
   { value: 'esperimenti', label: 'Esperimenti A/B', Panel: ExperimentsTab },
   { value: 'consensi', label: 'Consensi e richieste', Panel: ConsentsTab },
 ] as const;
-const DEFAULT_TAB = 'lead';
+const DEFAULT_TAB = 'panoramica';
 const TAB_PARAM = ['tab'] as const;
 
 /** The dashboard behind its guard: signed-out visitors go to the login, non-admins are stopped. */

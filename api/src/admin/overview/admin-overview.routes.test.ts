@@ -1,0 +1,249 @@
+import { randomUUID } from 'node:crypto';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertLead } from '@guida/testing/lead-fixture';
+import type { Overview } from '@guida/shared/schemas/admin';
+import { signInAsAdmin } from '../../testing/admin-session';
+import { createTestApi, type TestApi } from '../../testing/test-api';
+import { addDays, operatorDay, startOfOperatorDay } from '../reports/report-range';
+import { overview } from './admin-overview.repo';
+
+const SECOND = 1000;
+const HOUR = 3600 * SECOND;
+const DAY = 24 * HOUR;
+
+/** PostgreSQL's percentile_cont: linear interpolation between the closest ranks. */
+function percentileCont(values: number[], fraction: number) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const position = fraction * (sorted.length - 1);
+  const lower = Math.floor(position);
+  const upper = Math.min(lower + 1, sorted.length - 1);
+  return sorted[lower]! + (position - lower) * (sorted[upper]! - sorted[lower]!);
+}
+
+/** A lead as stored, whose SMS and CRM delivery are set aside unless a test gives them a state. */
+async function lead(db: TestApi['db'], values: Record<string, unknown>) {
+  const created = await insertLead(db, values);
+  await db('sms_messages').where({ lead_id: created.leadId }).update({ status: 'skipped' });
+  await db('crm_deliveries').where({ id: created.crmDeliveryId }).update({ status: 'skipped', updated_at: new Date(0) });
+  return created;
+}
+
+const landing = (session: string, path: string, at: Date, utmSource?: string) => ({
+  event_id: randomUUID(),
+  session_id: session,
+  step: 'landing',
+  metadata: utmSource ? { path, utm_source: utmSource } : { path },
+  timestamp: at,
+});
+
+describe('GET /api/admin/overview: leads, trend and conversion', () => {
+  let api: TestApi;
+  let admin: Awaited<ReturnType<typeof signInAsAdmin>>;
+  const now = new Date();
+  const today = operatorDay(now);
+  const midnight = startOfOperatorDay(today);
+
+  beforeAll(async () => {
+    api = await createTestApi();
+    admin = await signInAsAdmin(api);
+    const google = { landing_path: '/etf-vs-oro', utm_source: 'google', utm_medium: 'cpc', utm_campaign: 'autunno' };
+    // Either side of the last Italian midnight (a run in the first second of a day would see both as yesterday).
+    await lead(api.db, { ...google, created_at: new Date(midnight.getTime() + SECOND) });
+    await lead(api.db, { ...google, utm_campaign: 'inverno', created_at: new Date(now.getTime() - 1000) });
+    await lead(api.db, { landing_path: '/', created_at: new Date(midnight.getTime() - SECOND) });
+    // Noon of the sixth day back: still in the last 7 days; noon of the seventh day back: not.
+    await lead(api.db, { ...google, created_at: new Date(startOfOperatorDay(addDays(today, -6)).getTime() + 12 * HOUR) });
+    await lead(api.db, { landing_path: '/', created_at: new Date(startOfOperatorDay(addDays(today, -7)).getTime() + 12 * HOUR) });
+    // Before the 30 days.
+    await lead(api.db, { landing_path: '/', created_at: new Date(startOfOperatorDay(addDays(today, -30)).getTime() + 12 * HOUR) });
+
+    const earlier = new Date(Math.max(midnight.getTime(), now.getTime() - 2 * SECOND));
+    await api.db('conversion_funnel').insert([
+      landing('a', '/etf-vs-oro', earlier, 'google'),
+      landing('b', '/etf-vs-oro', earlier, 'google'),
+      landing('c', '/etf-vs-oro', earlier, 'google'),
+      landing('d', '/etf-vs-oro', earlier, 'google'),
+      landing('e', '/', earlier),
+      landing('f', '/', earlier),
+      landing('g', '/trading-old', earlier, 'facebook'),
+    ]);
+  });
+  afterAll(async () => {
+    await api.close();
+  });
+
+  it('counts leads today, in 7 and in 30 Italian days, with one trend point a day', async () => {
+    const response = await admin.agent.get('/api/admin/overview');
+    expect(response.status).toBe(200);
+    const body = response.body as Overview;
+    expect(body.leads).toMatchObject({ today: 2, last7Days: 4, last30Days: 5 });
+    expect(body.leads.byDay).toHaveLength(30);
+    expect(body.leads.byDay.at(-1)).toEqual({ day: today, leads: 2 });
+    expect(body.leads.byDay.at(-2)).toEqual({ day: addDays(today, -1), leads: 1 });
+    expect(body.leads.byDay.at(-7)).toEqual({ day: addDays(today, -6), leads: 1 });
+    expect(body.leads.byDay.at(-8)).toEqual({ day: addDays(today, -7), leads: 1 });
+    expect(body.leads.byDay[0]).toEqual({ day: addDays(today, -29), leads: 0 });
+    expect(body.promiseSeconds).toBe(120);
+  });
+
+  it('splits leads and visitors of the chosen days by landing page, source and campaign', async () => {
+    const today1 = (await admin.agent.get('/api/admin/overview?days=1')).body as Overview;
+    expect(today1.days).toBe(1);
+    expect(today1.byLandingPage).toEqual([
+      { landingPath: '/etf-vs-oro', visitors: 4, leads: 2 },
+      { landingPath: '/', visitors: 2, leads: 0 },
+      { landingPath: '/trading-old', visitors: 1, leads: 0 },
+    ]);
+    expect(today1.bySource).toEqual([
+      { utmSource: 'google', visitors: 4, leads: 2 },
+      { utmSource: '(direct)', visitors: 2, leads: 0 },
+      { utmSource: 'facebook', visitors: 1, leads: 0 },
+    ]);
+    expect(today1.byCampaign).toEqual([
+      { utmSource: 'google', utmMedium: 'cpc', utmCampaign: 'autunno', leads: 1 },
+      { utmSource: 'google', utmMedium: 'cpc', utmCampaign: 'inverno', leads: 1 },
+    ]);
+
+    const week = (await admin.agent.get('/api/admin/overview?days=7')).body as Overview;
+    expect(week.byLandingPage[0]).toEqual({ landingPath: '/etf-vs-oro', visitors: 4, leads: 3 });
+    expect(week.byLandingPage[1]).toEqual({ landingPath: '/', visitors: 2, leads: 1 });
+    expect(week.byCampaign).toEqual([
+      { utmSource: 'google', utmMedium: 'cpc', utmCampaign: 'autunno', leads: 2 },
+      { utmSource: '(direct)', utmMedium: '', utmCampaign: '', leads: 1 },
+      { utmSource: 'google', utmMedium: 'cpc', utmCampaign: 'inverno', leads: 1 },
+    ]);
+  });
+
+  it('refuses a period it does not offer, in Italian', async () => {
+    const response = await admin.agent.get('/api/admin/overview?days=90');
+    expect(response.status).toBe(400);
+    expect(response.body.message).toBe('Periodo non valido: scegli 1, 7 o 30 giorni.');
+  });
+
+  it('is for signed-in admins only', async () => {
+    expect((await request(api.app).get('/api/admin/overview')).status).toBe(401);
+  });
+});
+
+describe('GET /api/admin/overview: SMS timing, failures, held SMS and the CRM', () => {
+  let api: TestApi;
+  let admin: Awaited<ReturnType<typeof signInAsAdmin>>;
+  const now = Date.now();
+  const at = (msAgo: number) => new Date(now - msAgo);
+  /** Seconds from request to provider of the SMS of the last 24 h. */
+  const dayDelays = Array.from({ length: 20 }, (_, index) => 2 * (index + 1));
+  const deliveredDelays: number[] = [];
+
+  beforeAll(async () => {
+    api = await createTestApi();
+    admin = await signInAsAdmin(api);
+    const smsLead = async (createdAt: Date, sms: Record<string, unknown>) => {
+      const created = await lead(api.db, { created_at: createdAt });
+      await api.db('sms_messages').where({ lead_id: created.leadId }).update({ created_at: createdAt, ...sms });
+      return created;
+    };
+    for (const [index, delay] of dayDelays.entries()) {
+      const requested = at(2 * HOUR + index * 60 * SECOND);
+      const sent = new Date(requested.getTime() + delay * SECOND);
+      // Every other one has its delivery report, 5 s after the provider took it.
+      const delivered = index % 2 === 0 ? new Date(sent.getTime() + 5 * SECOND) : null;
+      if (delivered) deliveredDelays.push(delay + 5);
+      await smsLead(requested, { status: delivered ? 'delivered' : 'sent', sent_at: sent, delivered_at: delivered });
+    }
+    // Three days ago, over the promise: in the 7 days only.
+    await smsLead(at(3 * DAY), { status: 'sent', sent_at: at(3 * DAY - 200 * SECOND) });
+    // A lead of 5 days ago whose SMS the admin sent again 10 minutes ago: its wait starts at the resend.
+    const resent = await smsLead(at(5 * DAY), { status: 'sent', sent_at: at(10 * 60 * SECOND - 3 * SECOND) });
+    const smsId = (await api.db('sms_messages').where({ lead_id: resent.leadId }).first<{ id: number }>('id')).id;
+    await api.db('sms_events').insert({ sms_message_id: smsId, status: 'pending', occurred_at: at(10 * 60 * SECOND) });
+
+    await smsLead(at(HOUR), { status: 'failed', failed_at: at(HOUR), error_code: '21610', error_message: 'Unsubscribed recipient' });
+    await smsLead(at(2 * HOUR), { status: 'failed', failed_at: at(2 * HOUR), error_code: '21610', error_message: 'Attempt to send to unsubscribed recipient' });
+    await smsLead(at(3 * HOUR), { status: 'undelivered', sent_at: at(3 * HOUR), failed_at: at(3 * HOUR - 30 * SECOND), error_code: '30003' });
+    // Eight days ago: out of the week.
+    await smsLead(at(8 * DAY), { status: 'failed', failed_at: at(8 * DAY), error_code: '30007' });
+    await smsLead(at(30 * 60 * SECOND), { status: 'held' });
+    await smsLead(at(20 * 60 * SECOND), { status: 'held' });
+
+    const crm = async (status: string, updatedAt: Date, extra: Record<string, unknown> = {}) => {
+      const created = await lead(api.db, { created_at: updatedAt });
+      await api.db('crm_deliveries').where({ id: created.crmDeliveryId }).update({ status, updated_at: updatedAt, created_at: updatedAt, ...extra });
+    };
+    await crm('pending', at(5 * 60 * SECOND));
+    await crm('retrying', at(15 * 60 * SECOND), { last_error: 'HTTP 503', response_status: 503, attempts: 2 });
+    await crm('failed', at(2 * DAY), { last_error: 'HTTP 410', response_status: 410, attempts: 1 });
+    await crm('failed', at(9 * DAY), { last_error: 'HTTP 500', response_status: 500 });
+    await crm('delivered', at(HOUR));
+    await crm('delivered', at(2 * HOUR));
+  });
+  afterAll(async () => {
+    await api.close();
+  });
+
+  it('gives p50 and p95 from the request (or the resend) to the provider and to delivery, over 24 h and 7 days', async () => {
+    const body = (await admin.agent.get('/api/admin/overview')).body as Overview;
+    // The resend (3 s) and the undelivered SMS of 3 hours ago, which the provider took at once.
+    const lastDay = [...dayDelays, 3, 0];
+    const { toProvider, toDelivered } = body.sms;
+    expect(toProvider.last24Hours).toMatchObject({ count: 22, withinPromise: 22 });
+    expect(toProvider.last24Hours.p50Seconds).toBeCloseTo(percentileCont(lastDay, 0.5), 1);
+    expect(toProvider.last24Hours.p95Seconds).toBeCloseTo(percentileCont(lastDay, 0.95), 1);
+    const lastWeek = [...lastDay, 200];
+    expect(toProvider.last7Days).toMatchObject({ count: 23, withinPromise: 22 });
+    expect(toProvider.last7Days.p95Seconds).toBeCloseTo(percentileCont(lastWeek, 0.95), 1);
+    expect(toDelivered.last24Hours).toMatchObject({ count: 10, withinPromise: 10 });
+    expect(toDelivered.last24Hours.p50Seconds).toBeCloseTo(percentileCont(deliveredDelays, 0.5), 1);
+    expect(toDelivered.last7Days.p95Seconds).toBeCloseTo(percentileCont(deliveredDelays, 0.95), 1);
+  });
+
+  it('groups the failures of the week by error code, the most frequent first', async () => {
+    const body = (await admin.agent.get('/api/admin/overview')).body as Overview;
+    expect(body.sms.failuresByReason).toEqual([
+      { errorCode: '21610', count: 2, lastMessage: 'Unsubscribed recipient', lastAt: at(HOUR).toISOString() },
+      { errorCode: '30003', count: 1, lastMessage: null, lastAt: at(3 * HOUR - 30 * SECOND).toISOString() },
+    ]);
+  });
+
+  it('counts the held SMS and the CRM backlog, failures and latest error', async () => {
+    const body = (await admin.agent.get('/api/admin/overview')).body as Overview;
+    expect(body.sms.held).toEqual({ count: 2, oldestAt: at(30 * 60 * SECOND).toISOString() });
+    expect(body.crm).toEqual({
+      backlog: 2,
+      oldestBacklogAt: at(15 * 60 * SECOND).toISOString(),
+      retrying: 1,
+      failedLast7Days: 1,
+      deliveredLast24Hours: 2,
+      skippedLast24Hours: 0,
+      lastError: { at: at(15 * 60 * SECOND).toISOString(), message: 'HTTP 503', httpStatus: 503 },
+    });
+  });
+});
+
+describe('overview days around a change of the clocks', () => {
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await createTestApi();
+  });
+  afterAll(async () => {
+    await api.close();
+  });
+
+  it('puts each lead on its Italian day when summer time starts (29 March 2026)', async () => {
+    for (const createdAt of [
+      '2026-03-28T22:59:59Z', // 23:59:59 on the 28th (UTC+1)
+      '2026-03-28T23:00:00Z', // midnight of the 29th
+      '2026-03-29T21:59:59Z', // 23:59:59 on the 29th (UTC+2 since 3 am)
+      '2026-03-29T22:00:00Z', // midnight of the 30th
+    ]) {
+      await lead(api.db, { created_at: createdAt });
+    }
+    const result = await overview(api.db, { now: new Date('2026-03-30T08:00:00Z'), days: 7 });
+    expect(result.leads.byDay.slice(-3)).toEqual([
+      { day: '2026-03-28', leads: 1 },
+      { day: '2026-03-29', leads: 2 },
+      { day: '2026-03-30', leads: 1 },
+    ]);
+    expect(result.leads.today).toBe(1);
+  });
+});

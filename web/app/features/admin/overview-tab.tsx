@@ -1,0 +1,292 @@
+import { useId, type ReactNode } from 'react';
+import { OVERVIEW_PERIODS, type Overview } from '@guida/shared/schemas/admin';
+import { useOverview } from './admin-api';
+import {
+  EMPTY_VALUE,
+  formatClock,
+  formatDateTime,
+  formatDay,
+  formatDuration,
+  formatNumber,
+  formatPercent,
+  smsErrorLabel,
+} from './admin-format';
+import { CARD_CLASS, DataTable, ErrorNotice, FOCUS_RING, Loading, Section, useUrlValues } from './admin-ui';
+import { LeadsTrendChart } from './leads-trend-chart';
+
+const PERIOD_NAMES = ['days'] as const;
+const DEFAULT_PERIOD = '7';
+type Period = (typeof OVERVIEW_PERIODS)[number];
+const PERIOD_LABELS: Record<Period, string> = {
+  '1': 'Oggi',
+  '7': 'Ultimi 7 giorni',
+  '30': 'Ultimi 30 giorni',
+};
+const isPeriod = (value: string): value is Period => (OVERVIEW_PERIODS as readonly string[]).includes(value);
+
+type SmsTiming = Overview['sms']['toProvider']['last24Hours'];
+
+/** "95 % entro 41 s — promessa 2 minuti rispettata", or what share made it when it was not. */
+export function promiseSentence(timing: SmsTiming, promiseSeconds: number) {
+  if (timing.count === 0 || timing.p95Seconds === null) return 'Nessun SMS nel periodo.';
+  const promise = `promessa ${promiseSeconds / 60} minuti`;
+  const head = `95 % entro ${formatDuration(timing.p95Seconds)}`;
+  if (timing.p95Seconds <= promiseSeconds) return `${head} — ${promise} rispettata`;
+  return `${head} — ${promise} non rispettata: ${formatPercent(timing.withinPromise, timing.count)} entro ${promiseSeconds / 60} minuti`;
+}
+
+/**
+ * The admin's first screen (decision 042): leads and their trend, conversion by page and
+ * campaign, the SMS promise, failures, held SMS and the CRM, refreshed every 15 s.
+ */
+export function OverviewTab() {
+  const [values, update] = useUrlValues(PERIOD_NAMES, 'overview_');
+  const days = isPeriod(values.days) ? values.days : DEFAULT_PERIOD;
+  const overview = useOverview(days);
+  const periodId = useId();
+  return (
+    <div className="flex flex-col gap-4">
+      <div className={`${CARD_CLASS} flex flex-wrap items-end justify-between gap-3`}>
+        <div>
+          <label htmlFor={periodId} className="mb-1 block text-sm font-medium text-slate-800">
+            Periodo delle tabelle per pagina e campagna
+          </label>
+          <select
+            id={periodId}
+            value={days}
+            onChange={(event) => update({ days: event.target.value === DEFAULT_PERIOD ? '' : event.target.value })}
+            className={`rounded-md border border-slate-400 bg-white px-3 py-2 text-sm text-slate-900 ${FOCUS_RING}`}
+          >
+            {OVERVIEW_PERIODS.map((period) => (
+              <option key={period} value={period}>
+                {PERIOD_LABELS[period]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <p className="text-sm text-slate-700">
+          {overview.data
+            ? `Aggiornato alle ${formatClock(overview.dataUpdatedAt)} (ora italiana), si aggiorna ogni 15 secondi.`
+            : null}
+        </p>
+      </div>
+      {overview.isPending ? (
+        <Loading label="Caricamento della panoramica" />
+      ) : overview.data === undefined ? (
+        <ErrorNotice error={overview.error} onRetry={() => void overview.refetch()} />
+      ) : (
+        <div aria-busy={overview.isPlaceholderData} className={`flex flex-col gap-4 ${overview.isPlaceholderData ? 'opacity-60' : ''}`}>
+          {overview.isError ? <ErrorNotice error={overview.error} onRetry={() => void overview.refetch()} /> : null}
+          <OverviewView data={overview.data} />
+        </div>
+      )}
+    </div>
+  );
+}
+
+function Figure({ label, value, children }: { label: string; value: string; children?: ReactNode }) {
+  return (
+    <div className={CARD_CLASS}>
+      <dt className="text-sm font-medium text-slate-700">{label}</dt>
+      <dd className="text-3xl font-bold tabular-nums text-slate-900">{value}</dd>
+      {children}
+    </div>
+  );
+}
+
+function OverviewView({ data }: { data: Overview }) {
+  const days = String(data.days);
+  const period = isPeriod(days) ? PERIOD_LABELS[days] : '';
+  return (
+    <>
+      <dl className="grid gap-4 sm:grid-cols-3 [&>*]:min-w-0" aria-label="Lead ricevuti">
+        <Figure label="Lead oggi" value={formatNumber(data.leads.today)} />
+        <Figure label="Lead negli ultimi 7 giorni" value={formatNumber(data.leads.last7Days)} />
+        <Figure label="Lead negli ultimi 30 giorni" value={formatNumber(data.leads.last30Days)} />
+      </dl>
+
+      <Section title="Lead per giorno, ultimi 30 giorni">
+        <LeadsTrendChart days={data.leads.byDay} />
+        <details className="mt-3">
+          <summary className={`cursor-pointer rounded-sm text-sm font-semibold text-slate-800 ${FOCUS_RING}`}>
+            Dati del grafico in tabella
+          </summary>
+          <div className="mt-2">
+            <DataTable
+              caption="Lead per giorno (ora italiana)"
+              columns={[{ label: 'Giorno' }, { label: 'Lead', numeric: true }]}
+              rows={[...data.leads.byDay].reverse().map((row) => ({ key: row.day, cells: [formatDay(row.day), formatNumber(row.leads)] }))}
+              empty="Nessun dato."
+            />
+          </div>
+        </details>
+      </Section>
+
+      <SmsPromise data={data} />
+
+      <div className="grid gap-4 lg:grid-cols-2 [&>*]:min-w-0">
+        <Section title={`Conversione per pagina di atterraggio — ${period}`}>
+          <DataTable
+            caption="Visitatori, lead e conversione per pagina di atterraggio"
+            columns={[{ label: 'Pagina' }, { label: 'Visitatori', numeric: true }, { label: 'Lead', numeric: true }, { label: 'Conversione', numeric: true }]}
+            rows={data.byLandingPage.map((row) => ({
+              key: row.landingPath,
+              cells: [row.landingPath || 'Sconosciuta', formatNumber(row.visitors), formatNumber(row.leads), formatPercent(row.leads, row.visitors)],
+            }))}
+            empty="Nessuna visita e nessun lead nel periodo."
+          />
+        </Section>
+        <Section title={`Conversione per sorgente (utm_source) — ${period}`}>
+          <DataTable
+            caption="Visitatori, lead e conversione per sorgente"
+            columns={[{ label: 'utm_source' }, { label: 'Visitatori', numeric: true }, { label: 'Lead', numeric: true }, { label: 'Conversione', numeric: true }]}
+            rows={data.bySource.map((row) => ({
+              key: row.utmSource,
+              cells: [sourceLabel(row.utmSource), formatNumber(row.visitors), formatNumber(row.leads), formatPercent(row.leads, row.visitors)],
+            }))}
+            empty="Nessuna visita e nessun lead nel periodo."
+          />
+        </Section>
+      </div>
+      <p className="-mt-2 text-sm text-slate-700">
+        Visitatori: sessioni atterrate sulla pagina (analytics di prima parte). Conversione: lead diviso visitatori.
+      </p>
+
+      <Section title={`Lead per campagna — ${period}`}>
+        <DataTable
+          caption="Lead per sorgente, mezzo e campagna"
+          columns={[{ label: 'utm_source' }, { label: 'utm_medium' }, { label: 'utm_campaign' }, { label: 'Lead', numeric: true }]}
+          rows={data.byCampaign.map((row) => ({
+            key: `${row.utmSource}|${row.utmMedium}|${row.utmCampaign}`,
+            cells: [sourceLabel(row.utmSource), row.utmMedium || EMPTY_VALUE, row.utmCampaign || EMPTY_VALUE, formatNumber(row.leads)],
+          }))}
+          empty="Nessun lead nel periodo."
+        />
+      </Section>
+
+      <Section title="SMS non consegnati negli ultimi 7 giorni, per motivo">
+        <DataTable
+          caption="SMS falliti o non consegnati per codice di errore"
+          columns={[
+            { label: 'Motivo' },
+            { label: 'Codice' },
+            { label: 'SMS', numeric: true },
+            { label: 'Ultimo messaggio del provider' },
+            { label: 'Ultimo alle' },
+          ]}
+          rows={data.sms.failuresByReason.map((row) => ({
+            key: row.errorCode ?? '',
+            cells: [
+              smsErrorLabel(row.errorCode),
+              row.errorCode ?? EMPTY_VALUE,
+              formatNumber(row.count),
+              row.lastMessage ?? EMPTY_VALUE,
+              formatDateTime(row.lastAt),
+            ],
+          }))}
+          empty="Nessun SMS fallito negli ultimi 7 giorni."
+        />
+      </Section>
+
+      <div className="grid gap-4 lg:grid-cols-2 [&>*]:min-w-0">
+        <Section title="Invii al CRM">
+          <Facts
+            label="Stato degli invii al CRM"
+            items={[
+              ['In coda', `${formatNumber(data.crm.backlog)}${data.crm.oldestBacklogAt ? ` (il più vecchio del ${formatDateTime(data.crm.oldestBacklogAt)})` : ''}`],
+              ['Di cui in nuovo tentativo', formatNumber(data.crm.retrying)],
+              ['Falliti negli ultimi 7 giorni', formatNumber(data.crm.failedLast7Days)],
+              ['Consegnati nelle ultime 24 ore', formatNumber(data.crm.deliveredLast24Hours)],
+              ['Saltati nelle ultime 24 ore', formatNumber(data.crm.skippedLast24Hours)],
+              [
+                'Ultimo errore (7 giorni)',
+                data.crm.lastError
+                  ? `${formatDateTime(data.crm.lastError.at)}: ${[data.crm.lastError.httpStatus ? `HTTP ${data.crm.lastError.httpStatus}` : null, data.crm.lastError.message].filter(Boolean).join(' — ') || EMPTY_VALUE}`
+                  : 'Nessuno',
+              ],
+            ]}
+          />
+        </Section>
+        <Section title="SMS trattenuti dal budget">
+          <Facts
+            label="SMS trattenuti"
+            items={[
+              ['SMS trattenuti', formatNumber(data.sms.held.count)],
+              ['Il più vecchio', formatDateTime(data.sms.held.oldestAt)],
+            ]}
+          />
+          {data.sms.held.count > 0 ? (
+            <p className="mt-2 text-sm font-medium text-red-800">Si rilasciano dall’avviso in cima alla pagina.</p>
+          ) : null}
+        </Section>
+      </div>
+    </>
+  );
+}
+
+const sourceLabel = (utmSource: string) => (utmSource === '(direct)' ? 'Diretto (nessuna campagna)' : utmSource);
+
+function SmsPromise({ data }: { data: Overview }) {
+  const measures = [
+    ['Dalla richiesta all’accettazione del provider', data.sms.toProvider],
+    ['Dalla richiesta alla consegna sul telefono', data.sms.toDelivered],
+  ] as const;
+  return (
+    <Section title={`Tempi degli SMS — promessa: entro ${data.promiseSeconds / 60} minuti`}>
+      <div className="grid gap-4 lg:grid-cols-2 [&>*]:min-w-0">
+        {measures.map(([label, timing]) => (
+          <SmsMeasure key={label} label={label} promiseSeconds={data.promiseSeconds} timing={timing} />
+        ))}
+      </div>
+      <p className="mt-3 text-sm text-slate-700">
+        Dal momento della richiesta (o del nuovo invio deciso dall’amministratore), per gli SMS accettati dal provider nel periodo.
+      </p>
+    </Section>
+  );
+}
+
+function SmsMeasure({ label, promiseSeconds, timing }: { label: string; promiseSeconds: number; timing: Overview['sms']['toProvider'] }) {
+  const id = useId();
+  const windows = [
+    ['Ultime 24 ore', timing.last24Hours],
+    ['Ultimi 7 giorni', timing.last7Days],
+  ] as const;
+  return (
+    <section aria-labelledby={id} className="rounded-md border border-slate-200 p-3">
+      <h3 id={id} className="mb-2 font-semibold text-slate-900">
+        {label}
+      </h3>
+      <dl className="flex flex-col gap-2 text-sm">
+        {windows.map(([span, values]) => {
+          const kept = values.p95Seconds === null || values.p95Seconds <= promiseSeconds;
+          return (
+            <div key={span}>
+              <dt className="font-medium text-slate-700">{span}</dt>
+              <dd>
+                <span className={`block font-semibold ${kept ? 'text-slate-900' : 'text-red-800'}`}>{promiseSentence(values, promiseSeconds)}</span>
+                {values.count > 0 && values.p50Seconds !== null ? (
+                  <span className="block text-slate-700">
+                    Mediana {formatDuration(values.p50Seconds)} su {formatNumber(values.count)} SMS
+                  </span>
+                ) : null}
+              </dd>
+            </div>
+          );
+        })}
+      </dl>
+    </section>
+  );
+}
+
+function Facts({ label, items }: { label: string; items: readonly (readonly [string, string])[] }) {
+  return (
+    <dl aria-label={label} className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
+      {items.map(([term, value]) => (
+        <div key={term} className="contents">
+          <dt className="font-medium text-slate-700">{term}</dt>
+          <dd className="break-words text-slate-900">{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
