@@ -2,7 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { HERO_EXPERIMENTS } from '@guida/shared/experiments';
 import { insertLead } from '@guida/testing/lead-fixture';
+import { EMPTY_VALUE } from '../app/features/admin/admin-format';
 import { axeViolations } from './axe';
 import { openPage, useSiteAndBrowser } from './site-harness';
 
@@ -88,6 +90,12 @@ describe('the admin overview', () => {
     expect(await pages.getByRole('row', { name: /\/etf-vs-oro/ }).textContent()).toBe('/etf-vs-oro4250,0%');
     const campaigns = page.getByRole('region', { name: 'Lead per sorgente, mezzo e campagna' });
     expect(await campaigns.getByRole('row', { name: /autunno/ }).textContent()).toBe('googlecpcautunno2');
+    // Each variant of the A/B experiment, none of them visited yet here.
+    const variants = page.getByRole('region', { name: 'Visitatori, lead e conversione per variante del titolo' });
+    const [experiment] = HERO_EXPERIMENTS;
+    for (const variant of experiment!.variants) {
+      expect(await variants.getByRole('row', { name: variant.label }).textContent()).toBe(`${experiment!.name}${experiment!.path}${variant.label}00${EMPTY_VALUE}`);
+    }
 
     const toProvider = page.getByRole('region', { name: 'Dalla richiesta all’accettazione del provider' });
     // The last 24 h: 30 and 50 s, so p95 49 s and a median of 40 s (percentile_cont).

@@ -343,6 +343,10 @@ export const overviewSchema = z.object({
   byCampaign: z.array(
     z.object({ utmSource: z.string(), utmMedium: z.string(), utmCampaign: z.string(), leads: z.number() }),
   ),
+  /** Each A/B experiment's hero variants: sessions that viewed the variant, and its leads (decision 041). */
+  byVariant: z.array(
+    z.object({ experimentName: z.string(), landingPath: z.string(), variantLabel: z.string(), visitors: z.number(), leads: z.number() }),
+  ),
   sms: z.object({
     /** From the request (or a resend) to the provider accepting the SMS, and to the handset's delivery report. */
     toProvider: z.object({ last24Hours: smsTiming, last7Days: smsTiming }),

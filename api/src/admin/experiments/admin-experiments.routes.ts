@@ -22,7 +22,10 @@ export function adminExperimentsRouter(deps: ApiDeps) {
     const experiments = await Promise.all(
       HERO_EXPERIMENTS.map(async (experiment) => {
         const outcome = outcomes.get(experiment.id);
-        const counts = await experimentCounts(deps.db, experiment, outcome?.stoppedAt ?? null);
+        const counts = await experimentCounts(deps.db, experiment, {
+          from: new Date(experiment.startedAt),
+          to: outcome?.stoppedAt ?? new Date('9999-12-31T00:00:00Z'),
+        });
         return {
           id: experiment.id,
           name: experiment.name,

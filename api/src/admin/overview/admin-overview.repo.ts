@@ -1,10 +1,12 @@
 import type { Knex } from 'knex';
 import { OPERATOR_TIME_ZONE } from '@guida/shared/analytics-rules';
+import { HERO_EXPERIMENTS } from '@guida/shared/experiments';
 import { CRM_TRANSITIONS, SMS_FAILED_STATUSES, SMS_HELD } from '@guida/shared/deliveries/delivery-statuses';
 import { sqlList } from '@guida/shared/deliveries/delivery-table';
 import type { Overview } from '@guida/shared/schemas/admin';
 import { SMS_PROMISE_SECONDS } from '@guida/shared/server/queue-stats';
 import { SMS_WAIT_STARTED_SQL } from '@guida/shared/server/sms-wait-started-sql';
+import { experimentCounts } from '../experiments/experiment-counts.repo';
 import { funnelByDay } from '../reports/funnel.repo';
 import { addDays, operatorDay, startOfOperatorDay } from '../reports/report-range';
 
@@ -105,6 +107,22 @@ async function breakdowns(db: Knex, from: Date, to: Date) {
         a.utmCampaign.localeCompare(b.utmCampaign),
     ),
   };
+}
+
+/** Visitors and leads per hero variant of each A/B experiment over [from, to) (decision 041). */
+async function byVariant(db: Knex, from: Date, to: Date): Promise<Overview['byVariant']> {
+  const perExperiment = await Promise.all(
+    HERO_EXPERIMENTS.map(async (experiment) =>
+      (await experimentCounts(db, experiment, { from, to })).map((counts) => ({
+        experimentName: experiment.name,
+        landingPath: experiment.path,
+        variantLabel: experiment.variants.find((variant) => variant.id === counts.variantId)?.label ?? counts.variantId,
+        visitors: counts.visitors,
+        leads: counts.leads,
+      })),
+    ),
+  );
+  return perExperiment.flat();
 }
 
 type TimingColumns<P extends string> = Record<`${P}_count` | `${P}_within`, number> &
@@ -245,9 +263,11 @@ async function backlogs(db: Knex, now: Date) {
 /** Everything the overview shows; the breakdowns cover the last `days` Italian days, today included. */
 export async function overview(db: Knex, { now, days }: { now: Date; days: number }): Promise<Overview> {
   const today = operatorDay(now);
-  const [leads, split, sms, failuresByReason, queues] = await Promise.all([
+  const [from, to] = [startOfOperatorDay(addDays(today, 1 - days)), startOfOperatorDay(addDays(today, 1))];
+  const [leads, split, variants, sms, failuresByReason, queues] = await Promise.all([
     leadsByDay(db, today),
-    breakdowns(db, startOfOperatorDay(addDays(today, 1 - days)), startOfOperatorDay(addDays(today, 1))),
+    breakdowns(db, from, to),
+    byVariant(db, from, to),
     smsTiming(db, now),
     smsFailuresByReason(db, now),
     backlogs(db, now),
@@ -258,6 +278,7 @@ export async function overview(db: Knex, { now, days }: { now: Date; days: numbe
     leads,
     days,
     ...split,
+    byVariant: variants,
     sms: { ...sms, failuresByReason, held: queues.held },
     crm: queues.crm,
   };

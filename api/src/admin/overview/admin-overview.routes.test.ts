@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertLead } from '@guida/testing/lead-fixture';
+import { HERO_EXPERIMENTS } from '@guida/shared/experiments';
 import type { Overview } from '@guida/shared/schemas/admin';
 import { signInAsAdmin } from '../../testing/admin-session';
 import { createTestApi, type TestApi } from '../../testing/test-api';
@@ -35,6 +36,56 @@ const landing = (session: string, path: string, at: Date, utmSource?: string) =>
   step: 'landing',
   metadata: utmSource ? { path, utm_source: utmSource } : { path },
   timestamp: at,
+});
+
+describe('GET /api/admin/overview: A/B variants', () => {
+  let api: TestApi;
+  let admin: Awaited<ReturnType<typeof signInAsAdmin>>;
+  const [experiment] = HERO_EXPERIMENTS;
+
+  beforeAll(async () => {
+    api = await createTestApi();
+    admin = await signInAsAdmin(api);
+    const now = Date.now();
+    const view = (session: string, variant: string, at: number) => ({
+      event_id: randomUUID(),
+      session_id: session,
+      path: experiment!.path,
+      hero_variant: variant,
+      timestamp: new Date(at),
+    });
+    await api.db('page_views').insert([
+      view('a-1', 'a', now - HOUR),
+      view('a-1', 'a', now - HOUR + SECOND),
+      view('a-2', 'a', now - 2 * HOUR),
+      view('a-3', 'a', now - 3 * DAY),
+      view('b-1', 'b', now - HOUR),
+      view('b-2', 'b', now - 2 * DAY),
+      // Ten days back: in the 30 days, not in the 7.
+      view('b-3', 'b', now - 10 * DAY),
+    ]);
+    await lead(api.db, { landing_path: experiment!.path, hero_variant: 'a', created_at: new Date(now - HOUR) });
+    await lead(api.db, { landing_path: experiment!.path, hero_variant: 'b', created_at: new Date(now - 2 * HOUR) });
+    await lead(api.db, { landing_path: experiment!.path, hero_variant: 'b', created_at: new Date(now - 10 * DAY) });
+  });
+  afterAll(async () => {
+    await api.close();
+  });
+
+  it('counts visitors (sessions) and leads per variant of each experiment over the chosen days', async () => {
+    const label = (id: string) => experiment!.variants.find((variant) => variant.id === id)!.label;
+    const row = (id: string, visitors: number, leads: number) => ({
+      experimentName: experiment!.name,
+      landingPath: experiment!.path,
+      variantLabel: label(id),
+      visitors,
+      leads,
+    });
+    const week = (await admin.agent.get('/api/admin/overview?days=7')).body as Overview;
+    expect(week.byVariant).toEqual([row('a', 3, 1), row('b', 2, 1), row('c', 0, 0)]);
+    const month = (await admin.agent.get('/api/admin/overview?days=30')).body as Overview;
+    expect(month.byVariant).toEqual([row('a', 3, 1), row('b', 3, 2), row('c', 0, 0)]);
+  });
 });
 
 describe('GET /api/admin/overview: leads, trend and conversion', () => {

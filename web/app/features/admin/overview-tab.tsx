@@ -152,6 +152,28 @@ function OverviewView({ data }: { data: Overview }) {
         Visitatori: sessioni atterrate sulla pagina (analytics di prima parte). Conversione: lead diviso visitatori.
       </p>
 
+      <Section title={`Conversione per variante (esperimenti A/B) — ${period}`}>
+        <DataTable
+          caption="Visitatori, lead e conversione per variante del titolo"
+          columns={[
+            { label: 'Esperimento' },
+            { label: 'Pagina' },
+            { label: 'Variante' },
+            { label: 'Visitatori', numeric: true },
+            { label: 'Lead', numeric: true },
+            { label: 'Conversione', numeric: true },
+          ]}
+          rows={data.byVariant.map((row) => ({
+            key: `${row.landingPath}|${row.variantLabel}`,
+            cells: [row.experimentName, row.landingPath, row.variantLabel, formatNumber(row.visitors), formatNumber(row.leads), formatPercent(row.leads, row.visitors)],
+          }))}
+          empty="Nessun esperimento A/B definito."
+        />
+        <p className="mt-2 text-sm text-slate-700">
+          Solo una panoramica: se una differenza è significativa lo dice la scheda «Esperimenti A/B», con il campione fissato in anticipo.
+        </p>
+      </Section>
+
       <Section title={`Lead per campagna — ${period}`}>
         <DataTable
           caption="Lead per sorgente, mezzo e campagna"
