@@ -1,10 +1,10 @@
-import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { HERO_EXPERIMENTS } from '@guida/shared/experiments';
 import { insertLead } from '@guida/testing/lead-fixture';
 import { EMPTY_VALUE } from '../app/features/admin/admin-format';
+import { createAdmin, signInAsAdmin } from './admin-harness';
 import { axeViolations } from './axe';
 import { openPage, useSiteAndBrowser } from './site-harness';
 
@@ -31,11 +31,7 @@ const etf = { landing_path: '/etf-vs-oro', utm_source: 'google', utm_medium: 'cp
 
 beforeAll(async () => {
   const { site } = e2e;
-  const created = spawnSync(process.execPath, ['api/dist/create-admin.js', '--username', USERNAME], {
-    env: { PATH: process.env.PATH ?? '', DATABASE_URL: site.databaseUrl, ADMIN_PASSWORD: PASSWORD },
-    encoding: 'utf8',
-  });
-  expect(created.stdout).toContain(`created admin "${USERNAME}"`);
+  createAdmin(site, USERNAME, PASSWORD);
   // A minute ago, so the leads are today's at any hour but the first minute of an Italian day.
   await lead(60 * SECOND, etf, 30);
   await lead(55 * SECOND, etf, 50);
@@ -59,14 +55,6 @@ beforeAll(async () => {
   );
 });
 
-async function signIn(page: Page) {
-  await page.goto(`${e2e.site.baseUrl}/admin/login`);
-  await page.getByLabel('Nome utente').fill(USERNAME);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Accedi' }).click();
-  await page.waitForURL(/\/admin(-|\/)dashboard/);
-}
-
 /** The value (dd) of a term (dt) inside `scope`. */
 const figure = (scope: Page | Locator, label: string) =>
   scope.locator('dt', { hasText: label }).locator('xpath=following-sibling::dd[1]');
@@ -74,7 +62,7 @@ const figure = (scope: Page | Locator, label: string) =>
 describe('the admin overview', () => {
   it('is the first screen: figures from the database, a drawn chart, refreshed live, accessible from the keyboard', async () => {
     const { page, close, consoleErrors } = await openPage(e2e.browser, { viewport: { width: 1280, height: 800 } });
-    await signIn(page);
+    await signInAsAdmin(page, e2e.site, USERNAME, PASSWORD);
     expect(await page.getByRole('tab', { name: 'Panoramica' }).getAttribute('aria-selected')).toBe('true');
 
     await expect.poll(() => figure(page, 'Lead oggi').textContent()).toBe('3');
@@ -134,7 +122,7 @@ describe('the admin overview', () => {
 
   it('fits a phone screen and keeps the other tabs reachable', async () => {
     const { page, close, consoleErrors } = await openPage(e2e.browser, { viewport: { width: PHONE_WIDTH, height: 740 }, isMobile: true, hasTouch: true });
-    await signIn(page);
+    await signInAsAdmin(page, e2e.site, USERNAME, PASSWORD);
     const chart = page.getByRole('img', { name: /^Lead per giorno dal/ });
     await chart.locator('canvas').waitFor();
     // Nothing wider than the phone: wide tables scroll inside their own box.

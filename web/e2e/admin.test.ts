@@ -1,8 +1,8 @@
-import { spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adminMessages, cookieTexts, notFoundPage } from '@guida/shared/messages';
 import { insertLead } from '@guida/testing/lead-fixture';
+import { createAdmin } from './admin-harness';
 import { axeViolations } from './axe';
 import { afterIdleWork } from './idle';
 import { openPage, useSiteAndBrowser } from './site-harness';
@@ -13,11 +13,7 @@ const PASSWORD = 'Corretta!Cavallo42';
 const e2e = useSiteAndBrowser();
 beforeAll(async () => {
   // The account comes from the real command (the bundle that `npm run admin:create` runs).
-  const created = spawnSync(process.execPath, ['api/dist/create-admin.js', '--username', USERNAME], {
-    env: { PATH: process.env.PATH ?? '', DATABASE_URL: e2e.site.databaseUrl, ADMIN_PASSWORD: PASSWORD },
-    encoding: 'utf8',
-  });
-  expect(created.stdout).toContain(`created admin "${USERNAME}"`);
+  createAdmin(e2e.site, USERNAME, PASSWORD);
 
   const giulia = await insertLead(e2e.site.db, {
     nome: 'Giulia',

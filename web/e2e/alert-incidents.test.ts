@@ -1,6 +1,6 @@
-import { spawnSync } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ALERT_TITLES, alertDetailLines, alertTexts } from '@guida/shared/alerts';
+import { createAdmin, signInAsAdmin } from './admin-harness';
 import { axeViolations } from './axe';
 import { openPage, useSiteAndBrowser } from './site-harness';
 
@@ -13,11 +13,7 @@ let openIds: number[];
 const e2e = useSiteAndBrowser();
 beforeAll(async () => {
   const { site } = e2e;
-  const created = spawnSync(process.execPath, ['api/dist/create-admin.js', '--username', USERNAME], {
-    env: { PATH: process.env.PATH ?? '', DATABASE_URL: site.databaseUrl, ADMIN_PASSWORD: PASSWORD },
-    encoding: 'utf8',
-  });
-  expect(created.stdout).toContain(`created admin "${USERNAME}"`);
+  createAdmin(site, USERNAME, PASSWORD);
   const now = Date.now();
   const rows = await site.db('alert_incidents')
     .insert([
@@ -38,11 +34,7 @@ describe('alert incidents in the admin', () => {
   it('shows the open incidents in a red banner on every tab, the resolved ones behind a disclosure usable from the keyboard', async () => {
     const { site, browser } = e2e;
     const { page, close, consoleErrors } = await openPage(browser);
-    await page.goto(`${site.baseUrl}/admin/login`);
-    await page.getByLabel('Nome utente').fill(USERNAME);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Accedi' }).click();
-    await page.waitForURL(/\/admin(-|\/)dashboard/);
+    await signInAsAdmin(page, site, USERNAME, PASSWORD);
 
     const banner = page.getByRole('region', { name: alertTexts.bannerTitle });
     await banner.waitFor();

@@ -1,9 +1,9 @@
-import { spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cookieTexts } from '@guida/shared/messages';
 import { insertLead } from '@guida/testing/lead-fixture';
+import { createAdmin, signInAsAdmin } from './admin-harness';
 import { axeViolations } from './axe';
 import { afterIdleWork } from './idle';
 import { fillLeadForm, openPage, privacyCheckbox, useSiteAndBrowser } from './site-harness';
@@ -17,11 +17,7 @@ const LONG_URL = `https://www.example.com/${'percorso-molto-lungo/'.repeat(24)}`
 // The worker runs too: without CRM_WEBHOOK_URL it marks the CRM deliveries skipped.
 const e2e = useSiteAndBrowser({ TWILIO_FROM: 'MiaGuida', GUIDE_LINK_TTL_DAYS: '7', GA_MEASUREMENT_ID: 'G-TEST12345' }, { withWorker: true });
 beforeAll(() => {
-  const created = spawnSync(process.execPath, ['api/dist/create-admin.js', '--username', USERNAME], {
-    env: { PATH: process.env.PATH ?? '', DATABASE_URL: e2e.site.databaseUrl, ADMIN_PASSWORD: PASSWORD },
-    encoding: 'utf8',
-  });
-  expect(created.stdout).toContain(`created admin "${USERNAME}"`);
+  createAdmin(e2e.site, USERNAME, PASSWORD);
 });
 
 /** Opens `path` as a visit coming from `referrer` and waits for the interactive page. */
@@ -31,11 +27,7 @@ async function land(page: Page, path: string, referrer: string) {
 }
 
 async function signIn(page: Page) {
-  await page.goto(`${e2e.site.baseUrl}/admin/login`);
-  await page.getByLabel('Nome utente').fill(USERNAME);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Accedi' }).click();
-  await page.waitForURL(/\/admin(-|\/)dashboard/);
+  await signInAsAdmin(page, e2e.site, USERNAME, PASSWORD);
   // The overview is the first screen; the leads are one tab away.
   await page.getByRole('tab', { name: 'Lead', exact: true }).click();
 }

@@ -1,8 +1,8 @@
-import { spawnSync } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { HERO_EXPERIMENTS, HERO_VARIANT_ATTRIBUTE } from '@guida/shared/experiments';
 import { waitFor } from '@guida/testing/wait-for';
 import { HERO_VARIANT_COPY } from '../app/content/hero-experiments';
+import { createAdmin, signInAsAdmin } from './admin-harness';
 import { axeViolations } from './axe';
 import { fillLeadForm, gotoInteractive, openPage, privacyCheckbox, useSiteAndBrowser } from './site-harness';
 
@@ -18,11 +18,7 @@ const userAgent = (visitor: number) =>
 
 const e2e = useSiteAndBrowser({}, { withWorker: true });
 beforeAll(() => {
-  const created = spawnSync(process.execPath, ['api/dist/create-admin.js', '--username', USERNAME], {
-    env: { PATH: process.env.PATH ?? '', DATABASE_URL: e2e.site.databaseUrl, ADMIN_PASSWORD: PASSWORD },
-    encoding: 'utf8',
-  });
-  expect(created.stdout).toContain(`created admin "${USERNAME}"`);
+  createAdmin(e2e.site, USERNAME, PASSWORD);
 });
 
 /** The variant a visitor is served, read from the page as the tracker and the form read it. */
@@ -66,11 +62,7 @@ describe('A/B experiment on a landing hero', () => {
     }
 
     const { page, close, consoleErrors } = await openPage(e2e.browser, { viewport: { width: 1280, height: 900 } });
-    await page.goto(`${e2e.site.baseUrl}/admin/login`);
-    await page.getByLabel('Nome utente').fill(USERNAME);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Accedi' }).click();
-    await page.waitForURL(/\/admin(-|\/)dashboard/);
+    await signInAsAdmin(page, e2e.site, USERNAME, PASSWORD);
     await page.getByRole('tab', { name: 'Esperimenti A/B' }).click();
 
     const table = page.getByRole('table', { name: `Risultati per variante: ${experiment.name}` });

@@ -1,7 +1,7 @@
-import { spawnSync } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { smsBudgetMessages } from '@guida/shared/messages';
 import { insertLead } from '@guida/testing/lead-fixture';
+import { createAdmin, signInAsAdmin } from './admin-harness';
 import { axeViolations } from './axe';
 import { openPage, useSiteAndBrowser } from './site-harness';
 
@@ -11,11 +11,7 @@ const PASSWORD = 'Corretta!Cavallo42';
 let heldLeadIds: number[];
 const e2e = useSiteAndBrowser();
 beforeAll(async () => {
-  const created = spawnSync(process.execPath, ['api/dist/create-admin.js', '--username', USERNAME], {
-    env: { PATH: process.env.PATH ?? '', DATABASE_URL: e2e.site.databaseUrl, ADMIN_PASSWORD: PASSWORD },
-    encoding: 'utf8',
-  });
-  expect(created.stdout).toContain(`created admin "${USERNAME}"`);
+  createAdmin(e2e.site, USERNAME, PASSWORD);
   // Two SMS an SMS budget held (block 393801).
   heldLeadIds = [];
   for (const telefono of ['+393801000001', '+393801000002']) {
@@ -28,11 +24,7 @@ beforeAll(async () => {
 describe('SMS budget alert in the admin', () => {
   it('shows a red alert with the held SMS on every tab, and releases them after a confirmation', async () => {
     const { page, close, consoleErrors } = await openPage(e2e.browser);
-    await page.goto(`${e2e.site.baseUrl}/admin/login`);
-    await page.getByLabel('Nome utente').fill(USERNAME);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Accedi' }).click();
-    await page.waitForURL(/\/admin(-|\/)dashboard/);
+    await signInAsAdmin(page, e2e.site, USERNAME, PASSWORD);
 
     const alert = page.getByRole('alert', { name: smsBudgetMessages.alertTitle });
     await expect.poll(() => alert.textContent()).toContain(smsBudgetMessages.alertHeld(2));
