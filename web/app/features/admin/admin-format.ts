@@ -1,7 +1,7 @@
 import { OPERATOR_TIME_ZONE } from '@guida/shared/analytics-rules';
 import type { DeliveryStatus, SmsStatus } from '@guida/shared/deliveries/delivery-statuses';
 import type { EbookType } from '@guida/shared/lead-rules';
-import type { Touch, TouchField } from '@guida/shared/attribution-rules';
+import { TOUCH_COLUMNS, type Touch, type TouchField } from '@guida/shared/attribution-rules';
 
 /** Italian formats and labels of the admin pages (dates in the company's time zone). */
 
@@ -140,20 +140,7 @@ export function smsErrorLabel(code: string | null) {
 export const yesNo = (value: boolean) => (value ? 'Sì' : 'No');
 
 /** A touch's fields by the names operators use in their ads' URLs. */
-export const TOUCH_LABELS: Record<TouchField, string> = {
-  utmSource: 'utm_source',
-  utmMedium: 'utm_medium',
-  utmCampaign: 'utm_campaign',
-  utmTerm: 'utm_term',
-  utmContent: 'utm_content',
-  gclid: 'gclid',
-  gbraid: 'gbraid',
-  wbraid: 'wbraid',
-  fbclid: 'fbclid',
-  msclkid: 'msclkid',
-  ttclid: 'ttclid',
-  referrerHost: 'Sito di provenienza',
-};
+export const TOUCH_LABELS: Record<TouchField, string> = { ...TOUCH_COLUMNS, referrerHost: 'Sito di provenienza' };
 
 /** The ad platforms whose click ids a touch carries ("Google Ads, Meta"), or null. */
 export function clickPlatforms(touch: Touch): string | null {
