@@ -41,6 +41,7 @@ describe('the site routes', () => {
       expect(response.status, path).toBe(200);
       expect(response.text, path).toContain('App shell');
       expect(response.headers['x-robots-tag'], path).toBe('noindex, nofollow');
+      expect(response.headers['cross-origin-opener-policy'], path).toBe('same-origin');
     }
     for (const path of ['/admin/nulla', '/admin/dashboard/lead/1', '/admin/login.php', '/admin-qualcosa', '/administrator']) {
       const response = await request(api.app).get(path);
@@ -94,5 +95,16 @@ describe('the site routes', () => {
     const refused = await request(api.app).post('/api/cookie-consent').set('Sec-Fetch-Site', 'cross-site').send({});
     expect(refused.status).toBe(403);
     expect(refused.headers['permissions-policy']).toBe(PERMISSIONS_POLICY);
+  });
+
+  it('lets the public pages open in the default browsing context group, and keeps the admin and the API isolated', async () => {
+    for (const path of ['/', '/trading-svizzera', '/pagina-che-non-esiste', '/admin/nulla']) {
+      const response = await request(api.app).get(path);
+      expect(response.headers['content-type'], path).toContain('text/html');
+      expect(response.headers['cross-origin-opener-policy'], path).toBeUndefined();
+    }
+    for (const path of ['/admin/dashboard', '/api/live-stats?path=/', '/healthz']) {
+      expect((await request(api.app).get(path)).headers['cross-origin-opener-policy'], path).toBe('same-origin');
+    }
   });
 });

@@ -68,6 +68,10 @@ export function siteRouter(deps: ApiDeps) {
   const sendPage = (req: Request, res: Response, page: SitePage, status: number, perVisitor = false) => {
     res.status(status);
     res.setHeader('Content-Security-Policy', csp(page));
+    // The public pages open in the browser's default group (decision 043): a
+    // Cross-Origin-Opener-Policy makes Chromium start a new browsing context group, and
+    // on Android a process of its own, for each visitor's first page. The admin keeps it.
+    if (!isAdminPage(req.path)) res.removeHeader('Cross-Origin-Opener-Policy');
     res.setHeader('Content-Type', 'text/html; charset=utf-8');
     res.setHeader('Cache-Control', perVisitor ? 'private, no-cache' : 'no-cache');
     res.setHeader('Vary', 'Accept-Encoding');
