@@ -19,6 +19,7 @@ import * as marketingConsentVersion from './20261126090000_marketing_consent_ver
 import * as alertIncidents from './20261127090000_alert_incidents';
 import * as leadAttribution from './20261127100000_lead_attribution';
 import * as heroExperiments from './20261128120000_hero_experiments';
+import * as funnelByCampaignAndVariant from './20261129090000_funnel_by_campaign_and_variant';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '20261127090000_alert_incidents': alertIncidents,
   '20261127100000_lead_attribution': leadAttribution,
   '20261128120000_hero_experiments': heroExperiments,
+  '20261129090000_funnel_by_campaign_and_variant': funnelByCampaignAndVariant,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

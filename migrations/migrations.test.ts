@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@guida/testing/test-database';
 import { migrationConfig } from './index';
@@ -48,6 +48,40 @@ describe('migrations', () => {
     expect(request.status).toBe('pending');
     const [cookies] = await database.db('cookie_consents').insert({ session_id: 's1' }).returning('*');
     expect(cookies).toMatchObject({ essential: true, analytics: false, marketing: false, preferences: false });
+  });
+
+  it('split the funnel rollup by campaign and variant, aggregate the days with raw rows again, and add the split back up when rolled back', async () => {
+    const bySplit = { ...migrationConfig, name: '20261129090000_funnel_by_campaign_and_variant' };
+    const counts = { landing: 3, form_view: 2, form_start: 1, form_submit: 1, success: 1 };
+    await database.db.migrate.down(bySplit);
+    await database.db('funnel_daily').insert([
+      { day: '2026-11-01', landing_path: '/', utm_source: 'google', ...counts },
+      { day: '2026-11-02', landing_path: '/', utm_source: 'google', ...counts },
+    ]);
+    await database.db('funnel_daily_days').insert([{ day: '2026-11-01' }, { day: '2026-11-02' }, { day: '2026-11-03' }]);
+    // Raw rows start on 1 November (retention may have cut that day): 2 and 3 November are aggregated again.
+    await database.db('conversion_funnel').insert({
+      event_id: randomUUID(),
+      session_id: 's1',
+      step: 'landing',
+      metadata: { path: '/' },
+      timestamp: '2026-11-01T12:00:00+01:00',
+    });
+
+    await database.db.migrate.up(bySplit);
+    const split = { utm_medium: '', utm_campaign: '', utm_term: '', utm_content: '', hero_variant: '' };
+    expect(await database.db('funnel_daily').where({ day: '2026-11-01' }).first()).toMatchObject({ ...split, ...counts });
+    const aggregated = await database.db('funnel_daily_days').select(database.db.raw("to_char(day, 'YYYY-MM-DD') AS day"));
+    expect(aggregated).toEqual([{ day: '2026-11-01' }]);
+    await database.db('funnel_daily').insert({ day: '2026-11-01', landing_path: '/', utm_source: 'google', ...split, hero_variant: 'b', ...counts });
+
+    await database.db.migrate.down(bySplit);
+    const [summed] = await database.db('funnel_daily').where({ day: '2026-11-01' });
+    expect(summed).toEqual({ day: expect.any(Date), landing_path: '/', utm_source: 'google', landing: 6, form_view: 4, form_start: 2, form_submit: 2, success: 2 });
+    await database.db.migrate.up(bySplit);
+    await database.db('funnel_daily').delete();
+    await database.db('funnel_daily_days').delete();
+    await database.db('conversion_funnel').delete();
   });
 
   // Before the older status migrations go down and up (they restore their own status lists).

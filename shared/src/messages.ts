@@ -216,6 +216,7 @@ export const analyticsMessages = {
   path: 'Percorso della pagina non valido.',
   tooLong: 'Testo troppo lungo.',
   invalidValue: validationMessages.invalidValue,
+  heroVariant: validationMessages.heroVariant,
   tooManyEvents: 'Troppi eventi in una sola richiesta.',
   dailyBudgetExceeded: 'Sono stati inviati troppi dati statistici oggi da questa rete. Riprova domani.',
   unknownPage: 'Statistiche non disponibili per questa pagina.',

@@ -1,6 +1,7 @@
 /**
  * The admin funnel report read from the worker's daily rollup equals the same report
- * computed from the raw rows, on real PostgreSQL, for whole and partial ranges, filters,
+ * computed from the raw rows, on real PostgreSQL, for whole and partial ranges, filters
+ * on the page, every campaign field and the hero variant,
  * a daylight-saving change, sessions landing on several days and pages, steps after
  * midnight and late events.
  */
@@ -39,12 +40,20 @@ async function insertSessions() {
         -- The second visit of some sessions lands in the same instant as the first.
         CASE WHEN v = 2 AND random() < 0.15 THEN s.first_at ELSE s.first_at + (v - 1) * random() * interval '40 hours' END AS at,
         (ARRAY[NULL, 'google', 'facebook'])[1 + floor(random() * 3)::int] AS utm_source,
+        (ARRAY[NULL, 'cpc', 'email'])[1 + floor(random() * 3)::int] AS utm_medium,
+        (ARRAY[NULL, 'autunno', 'inverno'])[1 + floor(random() * 3)::int] AS utm_campaign,
+        (ARRAY[NULL, 'guida'])[1 + floor(random() * 2)::int] AS utm_term,
+        (ARRAY[NULL, 'annuncio-b'])[1 + floor(random() * 2)::int] AS utm_content,
+        (ARRAY[NULL, 'a', 'b'])[1 + floor(random() * 3)::int] AS hero_variant,
         floor(random() * 6)::int AS depth
       FROM sessions s CROSS JOIN LATERAL generate_series(1, s.visits) AS v
     )
     INSERT INTO conversion_funnel (event_id, session_id, step, metadata, timestamp)
     SELECT gen_random_uuid(), v.session_id, (ARRAY['landing', 'form_view', 'form_start', 'form_submit', 'success'])[n],
-      CASE WHEN n = 1 THEN jsonb_build_object('path', v.path, 'utm_source', v.utm_source) ELSE jsonb_build_object('path', v.path) END,
+      CASE WHEN n = 1
+        THEN jsonb_strip_nulls(jsonb_build_object('path', v.path, 'utm_source', v.utm_source, 'utm_medium', v.utm_medium,
+          'utm_campaign', v.utm_campaign, 'utm_term', v.utm_term, 'utm_content', v.utm_content, 'hero_variant', v.hero_variant))
+        ELSE jsonb_build_object('path', v.path) END,
       v.at + CASE WHEN n = 1 THEN interval '0' ELSE (random() * 30 - 2) * interval '1 hour' END
     FROM visits v
     CROSS JOIN LATERAL generate_series(1, greatest(1, v.depth)) AS n
@@ -74,6 +83,8 @@ const FILTERS: FunnelFilter[] = [
   { ...reportRange({ from: day(-15), to: day(0) }), landingPath: '/' },
   { ...reportRange({ from: day(-15), to: day(0) }), utmSource: '(direct)' },
   { ...reportRange({ from: day(-12), to: day(-1) }), landingPath: '/trading-old', utmSource: 'google' },
+  { ...reportRange({ from: day(-15), to: day(0) }), utmCampaign: 'autunno', utmTerm: 'guida' },
+  { ...reportRange({ from: day(-12), to: day(-2) }), heroVariant: 'b', utmMedium: 'cpc', utmContent: 'annuncio-b' },
   // Instants inside days: the partial days at both ends come from the raw rows.
   { from: new Date(now.getTime() - 10.3 * DAY_MS), to: new Date(now.getTime() - 4.6 * DAY_MS) },
   { from: new Date(now.getTime() - 3 * DAY_MS), to: now },
@@ -99,6 +110,9 @@ describe('funnel rollup', () => {
     const fromRawRows = await Promise.all(FILTERS.map(report));
     expect(fromRawRows[0]!.days.length).toBeGreaterThan(30);
     expect(fromRawRows[0]!.days.some((row) => row.day === '2026-03-29')).toBe(true);
+    // Every filter selects something, and the split filters select less than all.
+    for (const [index, filter] of FILTERS.entries()) expect(fromRawRows[index]!.days.length, JSON.stringify(filter)).toBeGreaterThan(0);
+    for (const index of [6, 7]) expect(fromRawRows[index]!.days.length).toBeLessThan(fromRawRows[0]!.days.length / 4);
 
     expect(await rollUpFunnel(now)).toBeGreaterThan(10);
 

@@ -49,7 +49,7 @@ beforeAll(async () => {
       event_id: randomUUID(),
       session_id: session,
       step: 'landing',
-      metadata: { path: '/etf-vs-oro', utm_source: 'google' },
+      metadata: { path: '/etf-vs-oro', utm_source: 'google', utm_medium: 'cpc', utm_campaign: 'autunno' },
       timestamp: now,
     })),
   );
@@ -76,8 +76,8 @@ describe('the admin overview', () => {
 
     const pages = page.getByRole('region', { name: 'Visitatori, lead e conversione per pagina di atterraggio' });
     expect(await pages.getByRole('row', { name: /\/etf-vs-oro/ }).textContent()).toBe('/etf-vs-oro4250,0%');
-    const campaigns = page.getByRole('region', { name: 'Lead per sorgente, mezzo e campagna' });
-    expect(await campaigns.getByRole('row', { name: /autunno/ }).textContent()).toBe('googlecpcautunno2');
+    const campaigns = page.getByRole('region', { name: 'Visitatori, lead e conversione per sorgente, mezzo e campagna' });
+    expect(await campaigns.getByRole('row', { name: /autunno/ }).textContent()).toBe('googlecpcautunno4250,0%');
     // Each variant of the A/B experiment, none of them visited yet here.
     const variants = page.getByRole('region', { name: 'Visitatori, lead e conversione per variante del titolo' });
     const [experiment] = HERO_EXPERIMENTS;
@@ -132,7 +132,7 @@ describe('the admin overview', () => {
 
     await page.getByLabel('Periodo delle tabelle per pagina e campagna').selectOption('30');
     await expect.poll(() => page.url()).toContain('overview_days=30');
-    await expect.poll(() => page.getByRole('heading', { name: 'Lead per campagna — Ultimi 30 giorni' }).count()).toBe(1);
+    await expect.poll(() => page.getByRole('heading', { name: 'Conversione per campagna — Ultimi 30 giorni' }).count()).toBe(1);
 
     await page.getByRole('tab', { name: 'Code' }).click();
     await expect.poll(() => page.getByText('Invio SMS regolare').count()).toBeGreaterThan(0);

@@ -58,6 +58,15 @@ describe('A/B experiment on a landing hero', () => {
       const lead = await e2e.site.db('ebook_requests').where('telefono', `+39347800100${index}`).first();
       expect(lead).toMatchObject({ landing_path: experiment.path, hero_variant: variant });
       await waitFor(async () => (await e2e.site.db('page_views').where({ path: experiment.path, hero_variant: variant }).first()) !== undefined);
+      // The funnel's landing carries the variant too, so the funnel splits by it.
+      await waitFor(
+        async () =>
+          (await e2e.site
+            .db('conversion_funnel')
+            .where({ step: 'landing', landing_path: experiment.path })
+            .whereRaw("metadata->>'hero_variant' = ?", [variant])
+            .first()) !== undefined,
+      );
       await close();
     }
 
@@ -82,6 +91,21 @@ describe('A/B experiment on a landing hero', () => {
       expect(conversion).toBe(percent.format(1 / Number.parseInt(seen!, 10)));
     }
     expect(await page.getByText(/^Non ancora significativo: servono [\d.]+ visitatori per variante/).count()).toBe(1);
+
+    // The funnel and each lead say which variant they saw.
+    await page.getByRole('tab', { name: 'Funnel' }).click();
+    const bySplit = page.getByRole('table', { name: 'Conversione per pagina, variante e campagna' });
+    for (const { variant } of visitors) {
+      const row = bySplit.getByRole('row', { name: new RegExp(`${experiment.path}.*${labelOf(variant)}`) });
+      await expect.poll(() => row.count()).toBe(1);
+      expect(await row.textContent()).toContain('Diretto (nessuna campagna)');
+    }
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole('tab', { name: 'Lead', exact: true }).click();
+    await page.getByRole('button', { name: 'Sara Conti' }).first().click();
+    await expect.poll(() => page.getByRole('dialog').textContent()).toMatch(new RegExp(`Variante A/B(${visitors.map(({ variant }) => labelOf(variant)).join('|')})`));
+    await page.keyboard.press('Escape');
+    await page.getByRole('tab', { name: 'Esperimenti A/B' }).click();
     expect(await page.getByText(/servono [\d.]+ visitatori per variante/).count()).toBeGreaterThan(0);
     expect(await axeViolations(page)).toEqual([]);
 

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { experimentMessages } from '@guida/shared/experiments';
 import { adminMessages } from '@guida/shared/messages';
 import { ADMIN_PASSWORD, createUser, signInAsAdmin } from '../testing/admin-session';
 import { createTestApi, type TestApi } from '../testing/test-api';
@@ -34,6 +35,10 @@ const ADMIN_ROUTES: [method: 'get' | 'post', path: string][] = [
   ['get', '/api/admin/consent-history?email=a@example.it'],
   ['post', '/api/admin/leads/1/rectify'],
   ['get', '/api/admin/configuration'],
+  ['get', '/api/admin/overview'],
+  ['get', '/api/admin/experiments'],
+  ['post', '/api/admin/experiments/nessuno/keep/a'],
+  ['get', '/api/admin/alerts'],
 ];
 
 describe('admin login', () => {
@@ -179,18 +184,32 @@ describe('admin sessions', () => {
 describe('CSRF protection of admin writes', () => {
   it('refuses a write without the token, with a wrong token, or from another origin', async () => {
     const { agent, csrfToken } = await signInAsAdmin(api);
-    const path = '/api/admin/leads/999999/resend-sms';
-    const missing = await agent.post(path);
-    expect(missing.status).toBe(403);
-    expect(missing.body.message).toBe(adminMessages.csrf);
-    expect((await agent.post(path).set('X-CSRF-Token', `${csrfToken.slice(0, -1)}x`)).status).toBe(403);
-    expect(
-      (await agent.post(path).set('X-CSRF-Token', csrfToken).set('Origin', 'https://attacker.example')).status,
-    ).toBe(403);
-    // With the token, the request goes through to the route (this lead does not exist).
-    const allowed = await agent.post(path).set('X-CSRF-Token', csrfToken);
-    expect(allowed.status).toBe(404);
-    expect(allowed.body.message).toBe(adminMessages.leadNotFound);
+    const writes = [
+      ['/api/admin/leads/999999/resend-sms', adminMessages.leadNotFound],
+      ['/api/admin/experiments/nessuno/keep/a', experimentMessages.unknownExperiment],
+    ] as const;
+    for (const [path, notFound] of writes) {
+      const missing = await agent.post(path);
+      expect(missing.status, path).toBe(403);
+      expect(missing.body.message, path).toBe(adminMessages.csrf);
+      expect((await agent.post(path).set('X-CSRF-Token', `${csrfToken.slice(0, -1)}x`)).status, path).toBe(403);
+      expect(
+        (await agent.post(path).set('X-CSRF-Token', csrfToken).set('Origin', 'https://attacker.example')).status,
+        path,
+      ).toBe(403);
+      // A form posted from another site: no custom header, a foreign Origin, the cookie if the browser sent it.
+      const crossSite = await agent
+        .post(path)
+        .set('Origin', 'https://attacker.example')
+        .set('Sec-Fetch-Site', 'cross-site')
+        .type('form')
+        .send('winner=a');
+      expect(crossSite.status, path).toBe(403);
+      // With the token, the request goes through to the route (this lead or experiment does not exist).
+      const allowed = await agent.post(path).set('X-CSRF-Token', csrfToken);
+      expect(allowed.status, path).toBe(404);
+      expect(allowed.body.message, path).toBe(notFound);
+    }
   });
 
   it('refuses a login posted from another site', async () => {

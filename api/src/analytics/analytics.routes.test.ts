@@ -139,7 +139,7 @@ describe('what an event may hold', () => {
     const [home, gold, landing] = await streamed();
     expect(home!.data).toMatchObject({ path: '/', referrer: 'https://guida.example' });
     expect(gold!.data).toMatchObject({ path: '/oro-svizzera', referrer: 'https://guida.example/trading-old' });
-    expect(landing!.data.metadata).toEqual({ path: '/etf-vs-oro', referrer: 'https://www.google.com', utm_source: null, utm_medium: null, utm_campaign: null, utm_term: null, utm_content: null });
+    expect(landing!.data.metadata).toEqual({ path: '/etf-vs-oro', referrer: 'https://www.google.com', utm_source: null, utm_medium: null, utm_campaign: null, utm_term: null, utm_content: null, hero_variant: null });
   });
 });
 

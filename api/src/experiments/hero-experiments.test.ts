@@ -117,6 +117,27 @@ describe('hero experiments', () => {
     expect(batch.status).toBe(400);
   });
 
+  it("takes a funnel landing's variant only of its page's experiment, and refuses hostile values", async () => {
+    const landing = (path: string, heroVariant: string) => ({
+      type: 'conversion',
+      sessionId: 'V1StGXR8_Z5jdHi6B-myT',
+      step: 'landing',
+      metadata: { path, utm_source: 'google', hero_variant: heroVariant },
+    });
+    const batch = (event: object) => request(api.app).post('/api/analytics/batch').send({ events: [event] });
+    expect((await batch(landing(experiment.path, variantIds[1]!))).status).toBe(202);
+    for (const [event, message] of [
+      [landing(experiment.path, 'z'), validationMessages.heroVariant],
+      [landing('/oro-svizzera', variantIds[1]!), validationMessages.heroVariant],
+      [landing(experiment.path, `${variantIds[1]}\u0000`), validationMessages.heroVariant],
+      [landing(experiment.path, 'b'.repeat(5000)), validationMessages.heroVariant],
+    ] as const) {
+      const refused = await batch(event);
+      expect(refused.status, JSON.stringify(event).slice(0, 80)).toBe(400);
+      expect(Object.values(refused.body.errors ?? {}), JSON.stringify(event).slice(0, 80)).toEqual([message]);
+    }
+  });
+
   it('reports visitors, leads and the verdict per variant, then a stop serves the winner to everyone', async () => {
     await api.db('page_views').insert(
       variantIds.flatMap((id, index) =>

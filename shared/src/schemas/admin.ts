@@ -91,6 +91,8 @@ export const leadSummarySchema = z.object({
   ebookType: z.string(),
   source: z.string(),
   landingPath: z.string().nullable(),
+  /** The hero variant the lead saw, on a page under an A/B experiment (decision 041). */
+  heroVariant: z.string().nullable(),
   /** The last touch's fields (utmSource ... referrerHost), as columns of the lead. */
   ...touchResultShape,
   /** The visit's first landing; all null for leads stored before it was recorded. */
@@ -218,8 +220,17 @@ export type FailedJobs = z.infer<typeof failedJobsSchema>;
 export const dateRangeQuerySchema = z.object({
   from: isoDay,
   to: isoDay,
+});
+
+/** The funnel's filters: each matches its column exactly ("(direct)": landings without utm_source). */
+export const funnelQuerySchema = dateRangeQuerySchema.extend({
   landingPath: optionalText,
   utmSource: optionalText,
+  utmMedium: optionalText,
+  utmCampaign: optionalText,
+  utmTerm: optionalText,
+  utmContent: optionalText,
+  heroVariant: optionalText,
 });
 
 export const funnelReportSchema = z.object({
@@ -227,7 +238,14 @@ export const funnelReportSchema = z.object({
     z.object({
       day: z.string(),
       landingPath: z.string(),
+      /** The landing's campaign: "(direct)" without utm_source, "" for any other field it lacks. */
       utmSource: z.string(),
+      utmMedium: z.string(),
+      utmCampaign: z.string(),
+      utmTerm: z.string(),
+      utmContent: z.string(),
+      /** The hero variant shown (decision 041); "" on pages without experiment. */
+      heroVariant: z.string(),
       landing: z.number(),
       formView: z.number(),
       formStart: z.number(),
@@ -340,8 +358,9 @@ export const overviewSchema = z.object({
   byLandingPage: z.array(z.object({ landingPath: z.string(), visitors: z.number(), leads: z.number() })),
   /** The funnel's campaign key; "(direct)" without one. */
   bySource: z.array(z.object({ utmSource: z.string(), visitors: z.number(), leads: z.number() })),
+  /** Sessions that landed with the campaign (the funnel's landings), and its leads; "" for a field it lacks. */
   byCampaign: z.array(
-    z.object({ utmSource: z.string(), utmMedium: z.string(), utmCampaign: z.string(), leads: z.number() }),
+    z.object({ utmSource: z.string(), utmMedium: z.string(), utmCampaign: z.string(), visitors: z.number(), leads: z.number() }),
   ),
   /** Each A/B experiment's hero variants: sessions that viewed the variant, and its leads (decision 041). */
   byVariant: z.array(

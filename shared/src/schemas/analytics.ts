@@ -10,7 +10,7 @@ import { storedPath, storedReferrer } from '../analytics-urls';
 import { analyticsMessages as m } from '../messages';
 import { isSitePage } from '../page-paths';
 import { safeText } from '../text-rules';
-import { checkHeroVariant, heroVariantField } from './hero-variant';
+import { checkHeroVariant, heroVariantField, isVariantOfPage } from './hero-variant';
 import { sessionIdSchema } from './session-id';
 
 export { DEVICES, FORM_ACTIONS, FUNNEL_STEPS, MAX_EVENTS_PER_BATCH } from '../analytics-rules';
@@ -79,6 +79,13 @@ export const conversionSchema = z.object({
       utm_campaign: optionalText(limits.utm),
       utm_term: optionalText(limits.utm),
       utm_content: optionalText(limits.utm),
+      /** The hero variant the landing showed, on a page under an A/B experiment (decision 041). */
+      hero_variant: heroVariantField,
+    })
+    .superRefine((metadata, ctx) => {
+      if (metadata.hero_variant && !isVariantOfPage(metadata.path, metadata.hero_variant)) {
+        ctx.addIssue({ code: 'custom', path: ['hero_variant'], message: m.heroVariant });
+      }
     })
     .optional(),
 });

@@ -1,12 +1,32 @@
 import { OPERATOR_TIME_ZONE } from '../analytics-rules';
 
 /**
- * The funnel of the sessions that landed in [:from, :to), per Italian day, landing page and
- * campaign (day, landing_path, utm_source, landing, form_view, form_start, form_submit,
- * success). A session counts once per page and day: from its first landing there that day,
- * with that landing's campaign ('(direct)' without one); its steps on that page in the 24 h
- * after that landing count for that row. Each day depends only on its own landings, so a
- * day aggregated once by the worker (funnel_daily) equals the same day computed from raw rows.
+ * What splits the funnel beside the day and the landing page: the campaign of the landing
+ * (its five UTM fields) and the hero variant it showed (decision 041). A landing without
+ * utm_source counts as '(direct)'; any other field it lacks as ''. The rollup stores
+ * these columns in this order.
+ */
+export const FUNNEL_SPLIT_COLUMNS = [
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'utm_term',
+  'utm_content',
+  'hero_variant',
+] as const;
+export type FunnelSplitColumn = (typeof FUNNEL_SPLIT_COLUMNS)[number];
+
+const splitOf = (column: FunnelSplitColumn, index: number) =>
+  `coalesce(split[${index + 1}], '${column === 'utm_source' ? '(direct)' : ''}') AS ${column}`;
+
+/**
+ * The funnel of the sessions that landed in [:from, :to), per Italian day, landing page,
+ * campaign and hero variant (day, landing_path, FUNNEL_SPLIT_COLUMNS, landing, form_view,
+ * form_start, form_submit, success). A session counts once per page and day: from its first
+ * landing there that day, with that landing's campaign and variant; its steps on that page in
+ * the 24 h after that landing count for that row. Each day depends only on its own landings,
+ * so a day aggregated once by the worker (funnel_daily) equals the same day computed from
+ * raw rows.
  *
  * Two hash aggregations instead of count(DISTINCT ...) per group: the latter sorts every
  * step row of the range, which spilled to disk on a month of data.
@@ -21,9 +41,10 @@ export const FUNNEL_BY_DAY_SQL = `
   ),
   sessions AS (
     SELECT l.day, l.landing_path,
-      -- Two landings in the same instant: the smallest campaign name, so the result is stable.
-      coalesce(min(c.utm_source) FILTER (WHERE c.step = 'landing' AND c.timestamp = l.landed_at), '(direct)')
-        AS utm_source,
+      -- The landing's split, taken whole from one landing row. Two landings in the same
+      -- instant: the smallest (a value sorts before none), so the result is stable.
+      min(ARRAY[c.utm_source, ${FUNNEL_SPLIT_COLUMNS.slice(1).map((column) => `c.metadata->>'${column}'`).join(', ')}])
+        FILTER (WHERE c.step = 'landing' AND c.timestamp = l.landed_at) AS split,
       bool_or(c.step = 'form_view') AS form_view,
       bool_or(c.step = 'form_start') AS form_start,
       bool_or(c.step = 'form_submit') AS form_submit,
@@ -36,12 +57,12 @@ export const FUNNEL_BY_DAY_SQL = `
       AND c.timestamp >= :from AND c.timestamp < CAST(:to AS timestamptz) + interval '1 day'
     GROUP BY l.session_id, l.landing_path, l.day, l.landed_at
   )
-  SELECT day, landing_path, utm_source,
+  SELECT day, landing_path, ${FUNNEL_SPLIT_COLUMNS.map(splitOf).join(', ')},
     count(*)::int AS landing,
     count(*) FILTER (WHERE form_view)::int AS form_view,
     count(*) FILTER (WHERE form_start)::int AS form_start,
     count(*) FILTER (WHERE form_submit)::int AS form_submit,
     count(*) FILTER (WHERE success)::int AS success
   FROM sessions
-  GROUP BY day, landing_path, utm_source
+  GROUP BY day, landing_path, split
 `;

@@ -31,6 +31,8 @@ export function crmPayload(delivery: { id: number; event: CrmEvent; created_at: 
       createdAt: lead.created_at.toISOString(),
       /** The lead this one repeats within 24 h (no SMS of its own); null for a first request. */
       repeatOf: lead.repeat_of,
+      /** The hero variant shown on a page under an A/B experiment (decision 041); null elsewhere. */
+      heroVariant: lead.hero_variant,
     },
   };
 }

@@ -19,6 +19,7 @@ export interface LeadRow {
   landing_path: string | null;
   created_at: Date;
   repeat_of: number | null;
+  hero_variant: string | null;
 }
 
 export function loadLead(db: Knex, leadId: number) {

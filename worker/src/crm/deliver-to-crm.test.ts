@@ -97,12 +97,15 @@ describe('crm queue', () => {
         marketingConsentVersion: null,
         consentVersion: '1.0',
         repeatOf: null,
+        heroVariant: null,
       },
     });
   });
 
-  it('sends the first and last touch of the visit, as fields added to the lead', async () => {
+  it('sends the first and last touch of the visit and the hero variant seen, as fields added to the lead', async () => {
     const lead = await insertLead(worker.db, {
+      landing_path: '/trading-automatico',
+      hero_variant: 'c',
       utm_source: 'google',
       utm_campaign: 'autunno',
       utm_term: 'guida finanza',
@@ -128,6 +131,8 @@ describe('crm queue', () => {
       ttclid: null,
       referrerHost: 'www.google.com',
       firstTouch: { ...emptyTouch(), utmSource: 'facebook', fbclid: 'IwAR0crm' },
+      landingPath: '/trading-automatico',
+      heroVariant: 'c',
     });
   });
 

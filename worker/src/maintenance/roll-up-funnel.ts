@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { OPERATOR_TIME_ZONE } from '@guida/shared/analytics-rules';
-import { FUNNEL_BY_DAY_SQL } from '@guida/shared/server/funnel-by-day-sql';
+import { FUNNEL_BY_DAY_SQL, FUNNEL_SPLIT_COLUMNS } from '@guida/shared/server/funnel-by-day-sql';
 import type { Logger } from '@guida/shared/server/logger';
 
 /**
@@ -18,6 +18,8 @@ export interface RollUpFunnelDeps {
   db: Knex;
   logger: Logger;
 }
+
+const ROLLUP_COLUMNS = ['day', 'landing_path', ...FUNNEL_SPLIT_COLUMNS, 'landing', 'form_view', 'form_start', 'form_submit', 'success'].join(', ');
 
 /** The instant an Italian day (a date expression) begins. */
 const midnight = (day: string) => `((${day})::timestamp AT TIME ZONE '${OPERATOR_TIME_ZONE}')`;
@@ -52,9 +54,8 @@ export function createRollUpFunnel(deps: RollUpFunnelDeps) {
     await db.transaction(async (trx) => {
       await trx.raw('DELETE FROM funnel_daily WHERE day BETWEEN :first AND :last', { first, last });
       await trx.raw(
-        `INSERT INTO funnel_daily (day, landing_path, utm_source, landing, form_view, form_start, form_submit, success)
-         SELECT day, landing_path, utm_source, landing, form_view, form_start, form_submit, success
-         FROM (${FUNNEL_BY_DAY_SQL}) funnel`,
+        `INSERT INTO funnel_daily (${ROLLUP_COLUMNS})
+         SELECT ${ROLLUP_COLUMNS} FROM (${FUNNEL_BY_DAY_SQL}) funnel`,
         {
           from: trx.raw(midnight('CAST(? AS date)'), [first]),
           to: trx.raw(midnight('CAST(? AS date) + 1'), [last]),

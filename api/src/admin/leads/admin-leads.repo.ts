@@ -21,6 +21,7 @@ const SUMMARY_COLUMNS = [
   'l.ebook_type',
   'l.source',
   'l.landing_path',
+  'l.hero_variant',
   ...ATTRIBUTION_COLUMNS.map((column) => `l.${column}`),
   's.status as sms_status',
   'c.status as crm_status',
@@ -37,6 +38,7 @@ interface SummaryRow {
   ebook_type: string;
   source: string;
   landing_path: string | null;
+  hero_variant: string | null;
   /** The attribution columns (ATTRIBUTION_COLUMNS), read by touchOfRow. */
   [attribution: string]: unknown;
   sms_status: string | null;
@@ -54,6 +56,7 @@ export const toSummary = (row: SummaryRow): LeadSummary => ({
   ebookType: row.ebook_type,
   source: row.source,
   landingPath: row.landing_path,
+  heroVariant: row.hero_variant,
   ...touchOfRow(row),
   firstTouch: touchOfRow(row, FIRST_TOUCH_PREFIX),
   smsStatus: row.sms_status,

@@ -42,6 +42,7 @@ const CSV_HEADER = [
   'stato_sms',
   'stato_crm',
   ...ADDED_ATTRIBUTION_COLUMNS,
+  'variante_hero',
 ];
 
 /** The names of the filters an export used, in a stable order. */
@@ -96,6 +97,7 @@ export function adminLeadsRouter(deps: ApiDeps) {
       row.sms_status,
       row.crm_status,
       ...ADDED_ATTRIBUTION_COLUMNS.map((column) => row[column]),
+      row.hero_variant,
     ]);
     await pipeline(csv, res).catch((error: unknown) => {
       // Headers are gone: the broken download is all the admin can see; the log says why.

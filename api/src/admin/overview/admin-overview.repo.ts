@@ -51,8 +51,8 @@ interface LeadGroupRow {
 }
 
 /**
- * Leads and visitors by landing page and by campaign over [from, to). Visitors come from
- * the funnel (its daily rollup, decision 016), which splits by page and utm_source only.
+ * Leads and visitors by landing page, by source and by campaign over [from, to). Visitors
+ * are the funnel's landings (its daily rollup, decision 016), split like the leads.
  */
 async function breakdowns(db: Knex, from: Date, to: Date) {
   const [leadGroups, funnel] = await Promise.all([
@@ -73,35 +73,33 @@ async function breakdowns(db: Knex, from: Date, to: Date) {
   ]);
   const pages = new Map<string, { landingPath: string; visitors: number; leads: number }>();
   const sources = new Map<string, { utmSource: string; visitors: number; leads: number }>();
+  const campaigns = new Map<string, Overview['byCampaign'][number]>();
   const page = (landingPath: string) =>
     pages.get(landingPath) ?? pages.set(landingPath, { landingPath, visitors: 0, leads: 0 }).get(landingPath)!;
   const source = (utmSource: string) =>
     sources.get(utmSource) ?? sources.set(utmSource, { utmSource, visitors: 0, leads: 0 }).get(utmSource)!;
+  const campaign = (utmSource: string, utmMedium: string, utmCampaign: string) => {
+    const key = JSON.stringify([utmSource, utmMedium, utmCampaign]);
+    return campaigns.get(key) ?? campaigns.set(key, { utmSource, utmMedium, utmCampaign, visitors: 0, leads: 0 }).get(key)!;
+  };
   for (const row of funnel) {
     page(row.landing_path).visitors += row.landing;
     source(row.utm_source).visitors += row.landing;
+    campaign(row.utm_source, row.utm_medium, row.utm_campaign).visitors += row.landing;
   }
-  const byCampaign: Overview['byCampaign'] = [];
   for (const row of leadGroups.rows) {
     if (row.by_page) page(row.landing_path ?? '').leads += row.leads;
     else if (row.by_source) source(row.utm_source ?? DIRECT).leads += row.leads;
-    else {
-      byCampaign.push({
-        utmSource: row.utm_source ?? DIRECT,
-        utmMedium: row.utm_medium ?? '',
-        utmCampaign: row.utm_campaign ?? '',
-        leads: row.leads,
-      });
-    }
+    else campaign(row.utm_source ?? DIRECT, row.utm_medium ?? '', row.utm_campaign ?? '').leads += row.leads;
   }
   const mostLeadsFirst = <T extends { leads: number; visitors: number }>(a: T, b: T) =>
     b.leads - a.leads || b.visitors - a.visitors;
   return {
     byLandingPage: [...pages.values()].sort((a, b) => mostLeadsFirst(a, b) || a.landingPath.localeCompare(b.landingPath)),
     bySource: [...sources.values()].sort((a, b) => mostLeadsFirst(a, b) || a.utmSource.localeCompare(b.utmSource)),
-    byCampaign: byCampaign.sort(
+    byCampaign: [...campaigns.values()].sort(
       (a, b) =>
-        b.leads - a.leads ||
+        mostLeadsFirst(a, b) ||
         a.utmSource.localeCompare(b.utmSource) ||
         a.utmMedium.localeCompare(b.utmMedium) ||
         a.utmCampaign.localeCompare(b.utmCampaign),

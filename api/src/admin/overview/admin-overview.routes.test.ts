@@ -30,11 +30,12 @@ async function lead(db: TestApi['db'], values: Record<string, unknown>) {
   return created;
 }
 
-const landing = (session: string, path: string, at: Date, utmSource?: string) => ({
+/** A funnel landing; `campaign` is a utm_source, or the landing's UTM fields. */
+const landing = (session: string, path: string, at: Date, campaign?: string | Record<string, string>) => ({
   event_id: randomUUID(),
   session_id: session,
   step: 'landing',
-  metadata: utmSource ? { path, utm_source: utmSource } : { path },
+  metadata: { path, ...(typeof campaign === 'string' ? { utm_source: campaign } : campaign) },
   timestamp: at,
 });
 
@@ -110,11 +111,12 @@ describe('GET /api/admin/overview: leads, trend and conversion', () => {
     await lead(api.db, { landing_path: '/', created_at: new Date(startOfOperatorDay(addDays(today, -30)).getTime() + 12 * HOUR) });
 
     const earlier = new Date(Math.max(midnight.getTime(), now.getTime() - 2 * SECOND));
+    const autumn = { utm_source: 'google', utm_medium: 'cpc', utm_campaign: 'autunno' };
     await api.db('conversion_funnel').insert([
-      landing('a', '/etf-vs-oro', earlier, 'google'),
-      landing('b', '/etf-vs-oro', earlier, 'google'),
-      landing('c', '/etf-vs-oro', earlier, 'google'),
-      landing('d', '/etf-vs-oro', earlier, 'google'),
+      landing('a', '/etf-vs-oro', earlier, autumn),
+      landing('b', '/etf-vs-oro', earlier, autumn),
+      landing('c', '/etf-vs-oro', earlier, autumn),
+      landing('d', '/etf-vs-oro', earlier, { ...autumn, utm_campaign: 'inverno' }),
       landing('e', '/', earlier),
       landing('f', '/', earlier),
       landing('g', '/trading-old', earlier, 'facebook'),
@@ -152,17 +154,20 @@ describe('GET /api/admin/overview: leads, trend and conversion', () => {
       { utmSource: 'facebook', visitors: 1, leads: 0 },
     ]);
     expect(today1.byCampaign).toEqual([
-      { utmSource: 'google', utmMedium: 'cpc', utmCampaign: 'autunno', leads: 1 },
-      { utmSource: 'google', utmMedium: 'cpc', utmCampaign: 'inverno', leads: 1 },
+      { utmSource: 'google', utmMedium: 'cpc', utmCampaign: 'autunno', visitors: 3, leads: 1 },
+      { utmSource: 'google', utmMedium: 'cpc', utmCampaign: 'inverno', visitors: 1, leads: 1 },
+      { utmSource: '(direct)', utmMedium: '', utmCampaign: '', visitors: 2, leads: 0 },
+      { utmSource: 'facebook', utmMedium: '', utmCampaign: '', visitors: 1, leads: 0 },
     ]);
 
     const week = (await admin.agent.get('/api/admin/overview?days=7')).body as Overview;
     expect(week.byLandingPage[0]).toEqual({ landingPath: '/etf-vs-oro', visitors: 4, leads: 3 });
     expect(week.byLandingPage[1]).toEqual({ landingPath: '/', visitors: 2, leads: 1 });
     expect(week.byCampaign).toEqual([
-      { utmSource: 'google', utmMedium: 'cpc', utmCampaign: 'autunno', leads: 2 },
-      { utmSource: '(direct)', utmMedium: '', utmCampaign: '', leads: 1 },
-      { utmSource: 'google', utmMedium: 'cpc', utmCampaign: 'inverno', leads: 1 },
+      { utmSource: 'google', utmMedium: 'cpc', utmCampaign: 'autunno', visitors: 3, leads: 2 },
+      { utmSource: '(direct)', utmMedium: '', utmCampaign: '', visitors: 2, leads: 1 },
+      { utmSource: 'google', utmMedium: 'cpc', utmCampaign: 'inverno', visitors: 1, leads: 1 },
+      { utmSource: 'facebook', utmMedium: '', utmCampaign: '', visitors: 1, leads: 0 },
     ]);
   });
 

@@ -30,17 +30,26 @@ beforeAll(async () => {
   await leadSentAfter('2026-11-11T08:00:00+01:00', 40, '/trading-old');
   await insertLead(api.db, { created_at: '2026-11-11T09:00:00+01:00' });
 
-  const funnel = (session: string, steps: string[]) =>
+  const funnel = (session: string, steps: string[], landing: Record<string, string> = { path: '/', utm_source: 'google' }) =>
     steps.map((step, index) => ({
       event_id: randomUUID(),
       session_id: session,
       step,
-      metadata: index === 0 ? { path: '/', utm_source: 'google' } : { path: '/' },
+      metadata: index === 0 ? landing : { path: landing.path },
       timestamp: `2026-11-10T10:0${index}:00+01:00`,
     }));
   await api.db('conversion_funnel').insert([
     ...funnel('a', ['landing', 'form_view', 'form_start', 'form_submit', 'success']),
     ...funnel('b', ['landing', 'form_view']),
+    ...funnel('c', ['landing', 'form_view', 'form_start'], {
+      path: '/trading-automatico',
+      utm_source: 'google',
+      utm_medium: 'cpc',
+      utm_campaign: 'autunno',
+      utm_term: 'guida',
+      utm_content: 'annuncio-b',
+      hero_variant: 'b',
+    }),
   ]);
 
   const choice = (session: string, at: string, analytics: boolean, marketing: boolean, preferences: boolean) => ({
@@ -64,11 +73,14 @@ afterAll(async () => {
 });
 
 describe('GET /api/admin/funnel', () => {
-  it('gives the funnel per day, page and campaign, and time to SMS p50/p95 per day', async () => {
+  it('gives the funnel per day, page, campaign and variant, and time to SMS p50/p95 per day', async () => {
     const response = await admin.agent.get('/api/admin/funnel').query({ from: '2026-11-01', to: '2026-11-30' });
     expect(response.status).toBe(200);
+    const none = { utmMedium: '', utmCampaign: '', utmTerm: '', utmContent: '', heroVariant: '' };
+    const ad = { utmSource: 'google', utmMedium: 'cpc', utmCampaign: 'autunno', utmTerm: 'guida', utmContent: 'annuncio-b', heroVariant: 'b' };
     expect(response.body.days).toEqual([
-      { day: '2026-11-10', landingPath: '/', utmSource: 'google', landing: 2, formView: 2, formStart: 1, formSubmit: 1, success: 1 },
+      { day: '2026-11-10', landingPath: '/', utmSource: 'google', ...none, landing: 2, formView: 2, formStart: 1, formSubmit: 1, success: 1 },
+      { day: '2026-11-10', landingPath: '/trading-automatico', ...ad, landing: 1, formView: 1, formStart: 1, formSubmit: 0, success: 0 },
     ]);
     // 1..10 s: median 5.5 s; p95 by linear interpolation 9.55 s (rounded to 9.6 — one decimal).
     expect(response.body.timeToSms).toEqual([
@@ -85,6 +97,16 @@ describe('GET /api/admin/funnel', () => {
       .query({ from: '2026-11-11', to: '2026-11-11', landingPath: '/trading-old' });
     expect(response.body.timeToSms).toEqual([{ day: '2026-11-11', sent: 1, p50Seconds: 40, p95Seconds: 40 }]);
     expect(response.body.days).toEqual([]);
+  });
+
+  it('filters by every campaign field and by the variant', async () => {
+    const days = async (query: Record<string, string>) =>
+      (await admin.agent.get('/api/admin/funnel').query({ from: '2026-11-01', to: '2026-11-30', ...query })).body.days as { landingPath: string }[];
+    for (const query of [{ utmMedium: 'cpc' }, { utmCampaign: 'autunno' }, { utmTerm: 'guida' }, { utmContent: 'annuncio-b' }, { heroVariant: 'b' }]) {
+      expect((await days(query)).map((row) => row.landingPath), JSON.stringify(query)).toEqual(['/trading-automatico']);
+    }
+    expect(await days({ utmSource: 'google', heroVariant: 'c' })).toEqual([]);
+    expect(await days({ utmSource: 'google' })).toHaveLength(2);
   });
 
   it('refuses a malformed day with an Italian message', async () => {

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { dateRangeQuerySchema, type FunnelReport } from '@guida/shared/schemas/admin';
+import { dateRangeQuerySchema, funnelQuerySchema, type FunnelReport } from '@guida/shared/schemas/admin';
 import type { ApiDeps } from '../../dependencies';
 import { parseOrThrow } from '../../http/validate';
 import { consentReport, timeToSms } from './admin-reports.repo';
@@ -11,8 +11,8 @@ export function adminReportsRouter(deps: ApiDeps) {
   const router = Router();
 
   router.get('/funnel', async (req, res) => {
-    const query = parseOrThrow(dateRangeQuerySchema, req.query);
-    const filter = { ...reportRange(query), landingPath: query.landingPath, utmSource: query.utmSource };
+    const { from, to, ...filters } = parseOrThrow(funnelQuerySchema, req.query);
+    const filter = { ...reportRange({ from, to }), ...filters };
     const [days, pages, abandonment, delays] = await Promise.all([
       funnelByDay(deps.db, filter),
       timeOnPage(deps.db, filter),
@@ -24,6 +24,11 @@ export function adminReportsRouter(deps: ApiDeps) {
         day: row.day,
         landingPath: row.landing_path,
         utmSource: row.utm_source,
+        utmMedium: row.utm_medium,
+        utmCampaign: row.utm_campaign,
+        utmTerm: row.utm_term,
+        utmContent: row.utm_content,
+        heroVariant: row.hero_variant,
         landing: row.landing,
         formView: row.form_view,
         formStart: row.form_start,

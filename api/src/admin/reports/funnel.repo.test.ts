@@ -8,18 +8,22 @@ const day = '2026-11-10';
 const at = (time: string) => `${day}T${time}+01:00`;
 const window = { from: new Date('2026-11-01T00:00:00Z'), to: new Date('2026-12-01T00:00:00Z') };
 
-async function funnelSession(session: string, path: string, utm: string | null, steps: string[]) {
+/** A session's funnel; its landing carries the campaign (`utm` a source, or the whole metadata). */
+async function funnelSession(session: string, path: string, utm: string | null | Record<string, string>, steps: string[]) {
+  const campaign = typeof utm === 'object' && utm !== null ? utm : { utm_source: utm };
   await database.db('conversion_funnel').insert(
     steps.map((step, index) => ({
       event_id: randomUUID(),
       session_id: session,
       step,
       // Later steps carry only the page, as the browser sends them.
-      metadata: index === 0 ? { path, utm_source: utm } : { path },
+      metadata: index === 0 ? { path, ...campaign } : { path },
       timestamp: at(`10:0${index}:00`),
     })),
   );
 }
+
+const NO_SPLIT = { utm_medium: '', utm_campaign: '', utm_term: '', utm_content: '', hero_variant: '' };
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -28,6 +32,10 @@ beforeAll(async () => {
   await funnelSession('s3', '/', 'google', ['landing']);
   await funnelSession('s4', '/', null, ['landing', 'form_view']);
   await funnelSession('s5', '/trading-old', 'facebook', ['landing', 'form_view', 'form_start', 'form_submit', 'success']);
+  const adB = { utm_source: 'google', utm_medium: 'cpc', utm_campaign: 'autunno', utm_term: 'guida', utm_content: 'annuncio-b', hero_variant: 'b' };
+  await funnelSession('s7', '/trading-automatico', adB, ['landing', 'form_view', 'form_start', 'form_submit', 'success']);
+  await funnelSession('s8', '/trading-automatico', adB, ['landing']);
+  await funnelSession('s9', '/trading-automatico', { ...adB, hero_variant: 'c' }, ['landing', 'form_view']);
   const exit = (session: string, path: string, seconds: number, field: string | null) => ({
     event_id: randomUUID(),
     session_id: session,
@@ -52,14 +60,21 @@ afterAll(async () => {
 });
 
 describe('funnel queries', () => {
-  it('count the sessions at each step per day, page and campaign', async () => {
+  it('count the sessions at each step per day, page, campaign and hero variant', async () => {
+    const campaign = { utm_source: 'google', utm_medium: 'cpc', utm_campaign: 'autunno', utm_term: 'guida', utm_content: 'annuncio-b' };
     expect(await funnelByDay(database.db, window)).toEqual([
-      { day, landing_path: '/', utm_source: '(direct)', landing: 1, form_view: 1, form_start: 0, form_submit: 0, success: 0 },
-      { day, landing_path: '/', utm_source: 'google', landing: 3, form_view: 2, form_start: 2, form_submit: 1, success: 1 },
-      { day, landing_path: '/trading-old', utm_source: 'facebook', landing: 1, form_view: 1, form_start: 1, form_submit: 1, success: 1 },
+      { day, landing_path: '/', utm_source: '(direct)', ...NO_SPLIT, landing: 1, form_view: 1, form_start: 0, form_submit: 0, success: 0 },
+      { day, landing_path: '/', utm_source: 'google', ...NO_SPLIT, landing: 3, form_view: 2, form_start: 2, form_submit: 1, success: 1 },
+      { day, landing_path: '/trading-automatico', ...campaign, hero_variant: 'b', landing: 2, form_view: 1, form_start: 1, form_submit: 1, success: 1 },
+      { day, landing_path: '/trading-automatico', ...campaign, hero_variant: 'c', landing: 1, form_view: 1, form_start: 0, form_submit: 0, success: 0 },
+      { day, landing_path: '/trading-old', utm_source: 'facebook', ...NO_SPLIT, landing: 1, form_view: 1, form_start: 1, form_submit: 1, success: 1 },
     ]);
     expect(await funnelByDay(database.db, { ...window, utmSource: 'facebook' })).toHaveLength(1);
     expect(await funnelByDay(database.db, { ...window, landingPath: '/', utmSource: '(direct)' })).toHaveLength(1);
+    expect(await funnelByDay(database.db, { ...window, utmCampaign: 'autunno' })).toHaveLength(2);
+    expect(await funnelByDay(database.db, { ...window, utmMedium: 'cpc', utmTerm: 'guida', utmContent: 'annuncio-b' })).toHaveLength(2);
+    expect(await funnelByDay(database.db, { ...window, heroVariant: 'c' })).toMatchObject([{ hero_variant: 'c', landing: 1 }]);
+    expect(await funnelByDay(database.db, { ...window, utmCampaign: 'inverno' })).toEqual([]);
     expect(await funnelByDay(database.db, { from: new Date('2026-11-11T00:00:00Z'), to: window.to })).toEqual([]);
   });
 

@@ -1,36 +1,41 @@
 import type { Knex } from 'knex';
-import { FUNNEL_BY_DAY_SQL } from '@guida/shared/server/funnel-by-day-sql';
+import { FUNNEL_BY_DAY_SQL, FUNNEL_SPLIT_COLUMNS, type FunnelSplitColumn } from '@guida/shared/server/funnel-by-day-sql';
 import { addDays, operatorDay, startOfOperatorDay } from './report-range';
 
-export interface FunnelFilter {
-  from: Date;
-  to: Date;
-  landingPath?: string | undefined;
-  utmSource?: string | undefined;
-}
+/** The funnel's filters, each on the column of the same name in snake_case. */
+const FILTER_COLUMNS = {
+  landingPath: 'landing_path',
+  utmSource: 'utm_source',
+  utmMedium: 'utm_medium',
+  utmCampaign: 'utm_campaign',
+  utmTerm: 'utm_term',
+  utmContent: 'utm_content',
+  heroVariant: 'hero_variant',
+} as const;
+type FilterName = keyof typeof FILTER_COLUMNS;
 
-export interface FunnelRow {
-  day: string;
-  landing_path: string;
-  utm_source: string;
+export type FunnelFilter = { from: Date; to: Date } & { [F in FilterName]?: string | undefined };
+
+export type FunnelRow = { day: string; landing_path: string } & Record<FunnelSplitColumn, string> & {
   landing: number;
   form_view: number;
   form_start: number;
   form_submit: number;
   success: number;
-}
+};
 
 const nextDay = (day: string) => addDays(day, 1);
 
-const rowFilter = `(CAST(:landingPath AS text) IS NULL OR landing_path = :landingPath)
-    AND (CAST(:utmSource AS text) IS NULL OR utm_source = :utmSource)`;
-const FUNNEL_COLUMNS = `to_char(day, 'YYYY-MM-DD') AS day, landing_path, utm_source, landing, form_view, form_start,
-    form_submit, success`;
+const FILTER_NAMES = Object.keys(FILTER_COLUMNS) as FilterName[];
+const rowFilter = FILTER_NAMES.map(
+  (name) => `(CAST(:${name} AS text) IS NULL OR ${FILTER_COLUMNS[name]} = :${name})`,
+).join(' AND ');
+const FUNNEL_COLUMNS = `to_char(day, 'YYYY-MM-DD') AS day, landing_path, ${FUNNEL_SPLIT_COLUMNS.join(', ')},
+    landing, form_view, form_start, form_submit, success`;
+const ORDER = `day, landing_path, ${FUNNEL_SPLIT_COLUMNS.join(', ')}`;
 
-const filterBindings = (filter: FunnelFilter) => ({
-  landingPath: filter.landingPath ?? null,
-  utmSource: filter.utmSource ?? null,
-});
+const filterBindings = (filter: FunnelFilter) =>
+  Object.fromEntries(FILTER_NAMES.map((name) => [name, filter[name] ?? null]));
 
 /** The funnel of the landings in [from, to), computed from the raw rows. */
 async function funnelFromRawRows(db: Knex, filter: FunnelFilter, from: Date, to: Date) {
@@ -38,7 +43,7 @@ async function funnelFromRawRows(db: Knex, filter: FunnelFilter, from: Date, to:
   const result = await db.raw<{ rows: FunnelRow[] }>(
     `SELECT ${FUNNEL_COLUMNS} FROM (${FUNNEL_BY_DAY_SQL}) funnel
     WHERE ${rowFilter}
-    ORDER BY day, landing_path, utm_source`,
+    ORDER BY ${ORDER}`,
     { from, to, ...filterBindings(filter) },
   );
   return result.rows;
@@ -67,7 +72,7 @@ async function aggregatedDays(db: Knex, filter: FunnelFilter) {
 }
 
 /**
- * Sessions reaching each funnel step, per day, landing page and campaign (see
+ * Sessions reaching each funnel step, per day, landing page, campaign and variant (see
  * FUNNEL_BY_DAY_SQL for what counts). Days the worker has aggregated come from the daily
  * rollup; the rest of the range (the last days, still open) from the raw rows.
  */
@@ -79,7 +84,7 @@ export async function funnelByDay(db: Knex, filter: FunnelFilter): Promise<Funne
   const aggregated = await db.raw<{ rows: FunnelRow[] }>(
     `SELECT ${FUNNEL_COLUMNS} FROM funnel_daily
     WHERE day BETWEEN :first AND :last AND ${rowFilter}
-    ORDER BY day, landing_path, utm_source`,
+    ORDER BY ${ORDER}`,
     { first: rolled.first, last: rolled.last, ...filterBindings(filter) },
   );
   return [

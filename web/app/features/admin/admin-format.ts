@@ -2,6 +2,7 @@ import { OPERATOR_TIME_ZONE } from '@guida/shared/analytics-rules';
 import type { DeliveryStatus, SmsStatus } from '@guida/shared/deliveries/delivery-statuses';
 import type { EbookType } from '@guida/shared/lead-rules';
 import { TOUCH_COLUMNS, type Touch, type TouchField } from '@guida/shared/attribution-rules';
+import { experimentOfPath } from '@guida/shared/experiments';
 
 /** Italian formats and labels of the admin pages (dates in the company's time zone). */
 
@@ -151,4 +152,23 @@ export function clickPlatforms(touch: Touch): string | null {
     touch.ttclid !== null ? 'TikTok' : null,
   ].filter((name) => name !== null);
   return platforms.length > 0 ? platforms.join(', ') : null;
+}
+
+/** A campaign's utm_source as the funnel names it: "(direct)" is a visit without campaign. */
+export const sourceLabel = (utmSource: string) => (utmSource === '(direct)' ? 'Diretto (nessuna campagna)' : utmSource);
+
+/** The operator's label of a hero variant shown on a page (decision 041), or its id if unknown. */
+export function variantLabel(landingPath: string | null, variantId: string | null) {
+  if (!variantId) return EMPTY_VALUE;
+  return experimentOfPath(landingPath)?.variants.find((variant) => variant.id === variantId)?.label ?? variantId;
+}
+
+/** A funnel row's campaign in one line: "google / cpc / autunno · term: x · content: y". */
+export function campaignText(row: { utmSource: string; utmMedium: string; utmCampaign: string; utmTerm: string; utmContent: string }) {
+  const name = row.utmSource === '(direct)' && !row.utmMedium && !row.utmCampaign
+    ? sourceLabel(row.utmSource)
+    : [row.utmSource, row.utmMedium, row.utmCampaign].filter(Boolean).join(' / ');
+  return [name, row.utmTerm ? `term: ${row.utmTerm}` : '', row.utmContent ? `content: ${row.utmContent}` : '']
+    .filter(Boolean)
+    .join(' · ');
 }

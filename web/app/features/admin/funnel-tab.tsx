@@ -1,9 +1,19 @@
 import type { FunnelReport } from '@guida/shared/schemas/admin';
 import { useFunnelReport } from './admin-api';
-import { formatDay, formatDuration, formatNumber, formatPercent, formatSeconds } from './admin-format';
-import { DataTable, ErrorNotice, FilterForm, Loading, Section, TextFilter, useUrlValues } from './admin-ui';
+import { campaignText, formatDay, formatDuration, formatNumber, formatPercent, formatSeconds, variantLabel } from './admin-format';
+import { ClippedText, DataTable, ErrorNotice, FilterForm, Loading, Section, TextFilter, useUrlValues } from './admin-ui';
 
-const FILTER_NAMES = ['from', 'to', 'landingPath', 'utmSource'] as const;
+const FILTER_NAMES = [
+  'from',
+  'to',
+  'landingPath',
+  'heroVariant',
+  'utmSource',
+  'utmMedium',
+  'utmCampaign',
+  'utmTerm',
+  'utmContent',
+] as const;
 
 type StepKey = 'landing' | 'formView' | 'formStart' | 'formSubmit' | 'success';
 const STEPS: readonly (readonly [StepKey, string])[] = [
@@ -28,7 +38,12 @@ export function FunnelTab() {
         <TextFilter name="from" label="Dal giorno" type="date" defaultValue={values.from} />
         <TextFilter name="to" label="Al giorno" type="date" defaultValue={values.to} />
         <TextFilter name="landingPath" label="Pagina di atterraggio" defaultValue={values.landingPath} />
+        <TextFilter name="heroVariant" label="Variante A/B (lettera)" defaultValue={values.heroVariant} />
         <TextFilter name="utmSource" label="utm_source" defaultValue={values.utmSource} />
+        <TextFilter name="utmMedium" label="utm_medium" defaultValue={values.utmMedium} />
+        <TextFilter name="utmCampaign" label="utm_campaign" defaultValue={values.utmCampaign} />
+        <TextFilter name="utmTerm" label="utm_term" defaultValue={values.utmTerm} />
+        <TextFilter name="utmContent" label="utm_content" defaultValue={values.utmContent} />
       </FilterForm>
       {report.isPending ? (
         <Loading label="Caricamento del funnel" />
@@ -44,10 +59,35 @@ export function FunnelTab() {
   );
 }
 
+type FunnelDay = FunnelReport['days'][number];
+type Split = Omit<FunnelDay, 'day' | StepKey>;
+
+const splitKey = (row: Split) =>
+  JSON.stringify([row.landingPath, row.heroVariant, row.utmSource, row.utmMedium, row.utmCampaign, row.utmTerm, row.utmContent]);
+
+/** The days added up per page, variant and campaign, the most landings first. */
+function totalsBySplit(days: readonly FunnelDay[]) {
+  const totals = new Map<string, Split & Record<StepKey, number>>();
+  for (const { day: _day, ...row } of days) {
+    const key = splitKey(row);
+    const total = totals.get(key);
+    if (!total) totals.set(key, { ...row });
+    else for (const [step] of STEPS) total[step] += row[step];
+  }
+  return [...totals.values()].sort((a, b) => b.landing - a.landing || b.success - a.success);
+}
+
 function FunnelReportView({ report }: { report: FunnelReport }) {
   const totals = Object.fromEntries(
     STEPS.map(([key]) => [key, report.days.reduce((sum, row) => sum + row[key], 0)]),
   ) as Record<StepKey, number>;
+  const splitCells = (row: Split) => [
+    row.landingPath,
+    variantLabel(row.landingPath, row.heroVariant),
+    <span key="campaign" className="block max-w-72">
+      <ClippedText value={campaignText(row)} />
+    </span>,
+  ];
   return (
     <>
       <Section title="Totali per passaggio">
@@ -58,19 +98,50 @@ function FunnelReportView({ report }: { report: FunnelReport }) {
         )}
       </Section>
 
-      <Section title="Per giorno, pagina e campagna">
+      <Section title="Per pagina, variante e campagna">
+        <p className="mb-2 text-sm text-slate-700">
+          Il periodo intero. Conversione: richieste riuscite divise per visite alla landing. La campagna è quella
+          dell’atterraggio (utm_source / utm_medium / utm_campaign, poi term e content).
+        </p>
+        <DataTable
+          caption="Conversione per pagina, variante e campagna"
+          columns={[
+            { label: 'Pagina' },
+            { label: 'Variante' },
+            { label: 'Campagna' },
+            { label: 'Visite alla landing', numeric: true },
+            { label: 'Modulo iniziato', numeric: true },
+            { label: 'Richiesta riuscita', numeric: true },
+            { label: 'Conversione', numeric: true },
+          ]}
+          rows={totalsBySplit(report.days).map((row) => ({
+            key: splitKey(row),
+            cells: [
+              ...splitCells(row),
+              formatNumber(row.landing),
+              formatNumber(row.formStart),
+              formatNumber(row.success),
+              formatPercent(row.success, row.landing),
+            ],
+          }))}
+          empty="Nessun dato nel periodo scelto."
+        />
+      </Section>
+
+      <Section title="Per giorno, pagina, variante e campagna">
         <p className="mb-2 text-sm text-slate-700">Tra parentesi la percentuale rispetto alle visite alla landing.</p>
         <DataTable
-          caption="Funnel per giorno, pagina e campagna"
+          caption="Funnel per giorno, pagina, variante e campagna"
           columns={[
             { label: 'Giorno' },
             { label: 'Pagina' },
-            { label: 'utm_source' },
+            { label: 'Variante' },
+            { label: 'Campagna' },
             ...STEPS.map(([, label]) => ({ label, numeric: true })),
           ]}
           rows={report.days.map((row) => ({
-            key: `${row.day}|${row.landingPath}|${row.utmSource}`,
-            cells: [formatDay(row.day), row.landingPath, row.utmSource, ...STEPS.map(([key]) => stepText(row, key))],
+            key: `${row.day}|${splitKey(row)}`,
+            cells: [formatDay(row.day), ...splitCells(row), ...STEPS.map(([key]) => stepText(row, key))],
           }))}
           empty="Nessun dato nel periodo scelto."
         />

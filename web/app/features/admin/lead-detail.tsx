@@ -3,7 +3,7 @@ import { TOUCH_FIELDS, type Touch } from '@guida/shared/attribution-rules';
 import type { LeadDetail } from '@guida/shared/schemas/admin';
 import { SideSheet } from '../../components/ui/side-sheet';
 import { leadUrl, useLeadDetail } from './admin-api';
-import { EMPTY_VALUE, TOUCH_LABELS, countryLabel, formatDateTime, formatNumber, guideLabel, yesNo } from './admin-format';
+import { EMPTY_VALUE, TOUCH_LABELS, countryLabel, formatDateTime, formatNumber, guideLabel, variantLabel, yesNo } from './admin-format';
 import { ConfirmAction, DataTable, ErrorNotice, FOCUS_RING, Loading, StatusBadge } from './admin-ui';
 
 /** The side sheet with everything about one lead, and the actions to deliver it again. */
@@ -87,6 +87,7 @@ function LeadDetailBody({ id }: { id: number }) {
             ['Richiesta il', formatDateTime(lead.createdAt)],
             ['Origine', lead.source],
             ['Pagina', lead.landingPath ?? EMPTY_VALUE],
+            ['Variante A/B', variantLabel(lead.landingPath, lead.heroVariant)],
           ]}
         />
       </DetailSection>

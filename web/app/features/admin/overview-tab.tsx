@@ -10,6 +10,7 @@ import {
   formatNumber,
   formatPercent,
   smsErrorLabel,
+  sourceLabel,
 } from './admin-format';
 import { CARD_CLASS, DataTable, ErrorNotice, FOCUS_RING, Loading, Section, useUrlValues } from './admin-ui';
 import { LeadsTrendChart } from './leads-trend-chart';
@@ -174,15 +175,29 @@ function OverviewView({ data }: { data: Overview }) {
         </p>
       </Section>
 
-      <Section title={`Lead per campagna — ${period}`}>
+      <Section title={`Conversione per campagna — ${period}`}>
         <DataTable
-          caption="Lead per sorgente, mezzo e campagna"
-          columns={[{ label: 'utm_source' }, { label: 'utm_medium' }, { label: 'utm_campaign' }, { label: 'Lead', numeric: true }]}
+          caption="Visitatori, lead e conversione per sorgente, mezzo e campagna"
+          columns={[
+            { label: 'utm_source' },
+            { label: 'utm_medium' },
+            { label: 'utm_campaign' },
+            { label: 'Visitatori', numeric: true },
+            { label: 'Lead', numeric: true },
+            { label: 'Conversione', numeric: true },
+          ]}
           rows={data.byCampaign.map((row) => ({
             key: `${row.utmSource}|${row.utmMedium}|${row.utmCampaign}`,
-            cells: [sourceLabel(row.utmSource), row.utmMedium || EMPTY_VALUE, row.utmCampaign || EMPTY_VALUE, formatNumber(row.leads)],
+            cells: [
+              sourceLabel(row.utmSource),
+              row.utmMedium || EMPTY_VALUE,
+              row.utmCampaign || EMPTY_VALUE,
+              formatNumber(row.visitors),
+              formatNumber(row.leads),
+              formatPercent(row.leads, row.visitors),
+            ],
           }))}
-          empty="Nessun lead nel periodo."
+          empty="Nessuna visita e nessun lead nel periodo."
         />
       </Section>
 
@@ -246,7 +261,6 @@ function OverviewView({ data }: { data: Overview }) {
   );
 }
 
-const sourceLabel = (utmSource: string) => (utmSource === '(direct)' ? 'Diretto (nessuna campagna)' : utmSource);
 
 function SmsPromise({ data }: { data: Overview }) {
   const measures = [

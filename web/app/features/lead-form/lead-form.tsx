@@ -53,7 +53,7 @@ export function LeadForm({ variant, ebookType, landingPath, heroVariant, title, 
   const navigate = useNavigate();
   const formId = useId();
   const formRef = useRef<HTMLFormElement>(null);
-  const tracking = useFormTracking(formRef, landingPath);
+  const tracking = useFormTracking(formRef, landingPath, heroVariant);
   useLoadOnFirstFocus(formRef, loadValidation);
   const challenge = useChallenge(formRef);
   /** A submission refused for want of a challenge is sent again once, when it is solved. */

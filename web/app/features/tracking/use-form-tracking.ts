@@ -8,9 +8,10 @@ export const lastFocusedField = () => focusedField;
 
 /**
  * The funnel of one form: landing, form_view (at least 30 % visible), form_start (focus on
- * nome), then submit and outcome, with the matching form actions.
+ * nome), then submit and outcome, with the matching form actions. The landing carries the
+ * visit's campaign and the hero variant shown, which split the admin's funnel.
  */
-export function useFormTracking(form: RefObject<HTMLFormElement | null>, landingPath: string) {
+export function useFormTracking(form: RefObject<HTMLFormElement | null>, landingPath: string, heroVariant?: string) {
   useEffect(() => {
     const element = form.current;
     if (!element) return;
@@ -18,6 +19,7 @@ export function useFormTracking(form: RefObject<HTMLFormElement | null>, landing
       path: landingPath,
       referrer: document.referrer ? withoutQuery(document.referrer) : null,
       ...campaignMetadata(),
+      hero_variant: heroVariant ?? null,
     };
     // The landing and the form's visibility are recorded once the page is idle, or at
     // the first focus or the exit if that comes sooner, so the funnel keeps its order.
@@ -66,7 +68,7 @@ export function useFormTracking(form: RefObject<HTMLFormElement | null>, landing
       element.removeEventListener('focusin', onFocus);
       element.removeEventListener('input', onInput);
     };
-  }, [form, landingPath]);
+  }, [form, landingPath, heroVariant]);
 
   return {
     /** Every press of the submit button, valid or not. */
