@@ -102,7 +102,14 @@ describe('GET /api/admin/funnel', () => {
   it('filters by every campaign field and by the variant', async () => {
     const days = async (query: Record<string, string>) =>
       (await admin.agent.get('/api/admin/funnel').query({ from: '2026-11-01', to: '2026-11-30', ...query })).body.days as { landingPath: string }[];
-    for (const query of [{ utmMedium: 'cpc' }, { utmCampaign: 'autunno' }, { utmTerm: 'guida' }, { utmContent: 'annuncio-b' }, { heroVariant: 'b' }]) {
+    const queries: Record<string, string>[] = [
+      { utmMedium: 'cpc' },
+      { utmCampaign: 'autunno' },
+      { utmTerm: 'guida' },
+      { utmContent: 'annuncio-b' },
+      { heroVariant: 'b' },
+    ];
+    for (const query of queries) {
       expect((await days(query)).map((row) => row.landingPath), JSON.stringify(query)).toEqual(['/trading-automatico']);
     }
     expect(await days({ utmSource: 'google', heroVariant: 'c' })).toEqual([]);
