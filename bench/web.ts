@@ -21,7 +21,7 @@
  * report, with a score of 0 and no metrics: it is recorded under `failedRuns`, retried, and
  * left out of the medians. A page with fewer than two valid runs gets no figures.
  */
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
@@ -58,6 +58,11 @@ const TARGET_DEVICE_INDEX = 264;
 const BARS = { performance: 95, accessibility: 100, lcpMs: 1800, cls: 0.02 };
 /** The JavaScript budget of a landing page (decision 030); 1 kB = 1,000 bytes. */
 const BUDGET = { jsBytes: 100_000, tbtMs: 0, lcpRatio: 1.1 };
+/**
+ * A blank HTML page (no CSS, no script) served with the script-less copy: its blocking
+ * time is what Lighthouse's simulation gives on this host whatever a page does.
+ */
+const BLANK_PAGE = '/pagina-vuota-di-controllo';
 const BUILD_DIR = join(ROOT, 'web', 'build', 'client');
 const BENCH_DATABASE = 'guida_bench_web';
 const CHROMIUM_FLAGS = [
@@ -99,6 +104,14 @@ async function scriptlessCopy(): Promise<string> {
     rmSync(`${file}.gz`, { force: true });
     await precompressFile(file);
   }
+  const blank = join(dir, BLANK_PAGE.slice(1), 'index.html');
+  mkdirSync(join(dir, BLANK_PAGE.slice(1)));
+  writeFileSync(
+    blank,
+    '<!doctype html><html lang="it"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
+      '<title>Pagina vuota</title></head><body><h1>Pagina vuota</h1><p>Nessuno stile e nessuno script.</p></body></html>',
+  );
+  await precompressFile(blank);
   return dir;
 }
 
@@ -355,6 +368,14 @@ await runBenchmark('web', 20, async () => {
     };
   }
 
+  const blank: RunResult[] = [];
+  for (let run = 1; blank.length < RUNS && run <= RUNS + RETRIES; run += 1) {
+    log(`Lighthouse ${BLANK_PAGE}, a blank page without CSS or scripts (run ${run})`);
+    const result = await audit(`${scriptlessUrl}${BLANK_PAGE}`, chrome.port);
+    if (!('failed' in result)) blank.push(withoutThrottling(result));
+  }
+  const blankPage = { runs: blank, median: medians(blank) };
+
   const entries = Object.entries(pages);
   console.log(
     `\nLighthouse mobile (Moto G Power, slow 4G), CPU slowdown calibrated to the host, median of the valid runs ` +
@@ -470,6 +491,10 @@ await runBenchmark('web', 20, async () => {
       },
     );
   }
+  console.log(
+    `\nA blank page (no CSS, no script), plain 4x: TBT ${blank.map((run) => `${run.tbtMs} ms`).join(' / ') || 'no data'}` +
+      ` (median ${blankPage.median?.tbtMs ?? '?'} ms): the blocking time this host gives any page`,
+  );
   console.log('\nJavaScript budget (calibrated runs, as served)');
   for (const check of checks.filter((c) => c.kind === 'budget')) {
     console.log(`  ${check.pass ? 'PASS' : 'MISS'}  ${check.page} ${check.bar}: ${check.value}`);
@@ -497,6 +522,7 @@ await runBenchmark('web', 20, async () => {
       bars: BARS,
     },
     pages,
+    blankPage,
     checks,
   });
   console.log(`\nResults: ${file} (and bench/results/web-latest.json)`);
