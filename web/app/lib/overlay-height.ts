@@ -13,10 +13,14 @@ export function useOverlayHeight(ref: RefObject<HTMLElement | null>, cssVar: `--
     if (!element) return;
     const root = document.documentElement;
     const measure = () => {
-      if (getComputedStyle(element).position === 'fixed') root.style.setProperty(cssVar, `${element.offsetHeight}px`);
+      const height = getComputedStyle(element).position === 'fixed' ? `${element.offsetHeight}px` : '';
+      // Every write restyles the whole page: only a change is written.
+      if (root.style.getPropertyValue(cssVar) === height) return;
+      if (height) root.style.setProperty(cssVar, height);
       else root.style.removeProperty(cssVar);
     };
-    measure();
+    // The observer's first call comes with the next frame, once its layout is done: no
+    // measuring here, which would force a layout of the page just hydrated.
     const observer = new ResizeObserver(measure);
     observer.observe(element);
     // A resize can cross the breakpoint where the overlay stops being fixed.
