@@ -31,6 +31,10 @@ export const ANALYTICS_TEXT_LIMITS = {
   section: 50,
   fieldName: 50,
   errorMessage: 300,
-  /** Campaign values (CAMPAIGN_VALUE_MAX_LENGTH of attribution-rules.ts). */
+  /**
+   * Campaign values (CAMPAIGN_VALUE_MAX_LENGTH of attribution-rules.ts). All five are in
+   * the key of the funnel rollup: at 150 (at most 450 UTF-8 bytes each) the key stays under
+   * PostgreSQL's 2,704-byte index row (tests/analytics/funnel-rollup.test.ts).
+   */
   utm: 150,
 } as const;

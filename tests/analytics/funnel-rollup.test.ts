@@ -7,6 +7,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ANALYTICS_TEXT_LIMITS } from '@guida/shared/analytics-rules';
+import { conversionSchema } from '@guida/shared/schemas/analytics';
 import { createLogger } from '@guida/shared/server/logger';
 import { createTestDatabase, type TestDatabase } from '@guida/testing/test-database';
 import { reportRange } from '../../api/src/admin/reports/report-range';
@@ -148,6 +150,31 @@ describe('funnel rollup', () => {
 
     await rollUpFunnel(now);
     expect(await funnelByDay(database.db, range)).toEqual(fromRawRows);
+  });
+
+  it('aggregates a landing with the longest campaign values the API accepts (the key stays indexable)', async () => {
+    // 150 UTF-16 units of a 3-byte character in each UTM field: the most UTF-8 bytes the
+    // analytics schema lets through, under PostgreSQL's 2,704-byte limit of an index row.
+    const longest = '€'.repeat(ANALYTICS_TEXT_LIMITS.utm);
+    expect(conversionSchema.safeParse({ sessionId: 'V1StGXR8_Z5jdHi6B-myT', step: 'landing', metadata: { path: '/', utm_source: longest } }).success).toBe(true);
+    expect(conversionSchema.safeParse({ sessionId: 'V1StGXR8_Z5jdHi6B-myT', step: 'landing', metadata: { path: '/', utm_source: `${longest}€` } }).success).toBe(false);
+    const day = '2026-03-20';
+    await database.db('conversion_funnel').insert({
+      event_id: randomUUID(),
+      session_id: 'longest',
+      step: 'landing',
+      metadata: {
+        path: '/trading-automatico',
+        ...Object.fromEntries(['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content'].map((field) => [field, longest])),
+        hero_variant: 'b',
+      },
+      timestamp: new Date(`${day}T12:00:00+01:00`),
+    });
+    await database.db('funnel_daily_days').where({ day }).delete();
+    await rollUpFunnel(now);
+    const [row] = await funnelByDay(database.db, { ...reportRange({ from: day, to: day }), utmTerm: longest });
+    expect(row).toMatchObject({ landing_path: '/trading-automatico', utm_content: longest, hero_variant: 'b', landing: 1 });
+    expect(await database.db('funnel_daily_days').where({ day }).first()).toBeDefined();
   });
 
   it('keeps the aggregates of days whose raw rows retention has deleted', async () => {
