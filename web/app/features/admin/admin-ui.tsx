@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import type { UseQueryResult } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { Spinner } from '../../components/ui/spinner';
 import { errorMessage, useAdminAction } from './admin-api';
@@ -57,6 +58,56 @@ export function ErrorNotice({ error, onRetry }: { error: unknown; onRetry?: () =
         </button>
       ) : null}
     </div>
+  );
+}
+
+/**
+ * A report's answer: the spinner on the first load, the error with a retry while there is
+ * no data, else the data. Data kept from the previous filters while new ones load is dimmed
+ * and marked busy; an error after an earlier success shows above the data it left.
+ */
+export function QueryContent<T>({
+  query,
+  loadingLabel,
+  children,
+}: {
+  query: UseQueryResult<T>;
+  loadingLabel: string;
+  children: (data: T) => ReactNode;
+}) {
+  const retry = () => void query.refetch();
+  if (query.isPending) return <Loading label={loadingLabel} />;
+  if (query.data === undefined) return <ErrorNotice error={query.error} onRetry={retry} />;
+  return (
+    <div aria-busy={query.isPlaceholderData} className={`flex flex-col gap-4 ${query.isPlaceholderData ? 'opacity-60' : ''}`}>
+      {query.isError ? <ErrorNotice error={query.error} onRetry={retry} /> : null}
+      {children(query.data)}
+    </div>
+  );
+}
+
+/**
+ * Terms and their values. `columns`: the grid's columns (by default the terms as wide as
+ * the longest); long values break anywhere rather than widen the page.
+ */
+export function Facts({
+  items,
+  label,
+  columns = 'grid-cols-[max-content_1fr]',
+}: {
+  items: readonly (readonly [string, ReactNode])[];
+  label?: string;
+  columns?: string;
+}) {
+  return (
+    <dl aria-label={label} className={`grid gap-x-4 gap-y-1 text-sm ${columns}`}>
+      {items.map(([term, value]) => (
+        <div key={term} className="contents">
+          <dt className="font-medium text-slate-700">{term}</dt>
+          <dd className="min-w-0 text-slate-900 [overflow-wrap:anywhere]">{value}</dd>
+        </div>
+      ))}
+    </dl>
   );
 }
 

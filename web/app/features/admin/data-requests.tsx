@@ -20,7 +20,7 @@ import {
   useLeadDetail,
 } from './admin-api';
 import { EMPTY_VALUE, formatDateTime, yesNo } from './admin-format';
-import { CARD_CLASS, DataTable, ErrorNotice, FilterForm, Loading, Section, SelectFilter, useUrlValues } from './admin-ui';
+import { CARD_CLASS, DataTable, ErrorNotice, Facts, FilterForm, Loading, Section, SelectFilter, useUrlValues } from './admin-ui';
 
 type DataRequest = DataRequestList['items'][number];
 
@@ -114,19 +114,6 @@ function DataRequestTable() {
   );
 }
 
-function Facts({ items }: { items: [string, ReactNode][] }) {
-  return (
-    <dl className="grid gap-x-4 gap-y-1 text-sm sm:grid-cols-[12rem_1fr]">
-      {items.map(([term, value]) => (
-        <div key={term} className="contents">
-          <dt className="font-medium text-slate-700">{term}</dt>
-          <dd className="break-words text-slate-900">{value}</dd>
-        </div>
-      ))}
-    </dl>
-  );
-}
-
 /** Accepting or rejecting one confirmed request. */
 function ProcessRequest({ request, onDone }: { request: DataRequest; onDone: () => void }) {
   const id = useId();
@@ -147,6 +134,7 @@ function ProcessRequest({ request, onDone }: { request: DataRequest; onDone: () 
       }
     >
       <Facts
+        columns="sm:grid-cols-[12rem_1fr]"
         items={[
           ['Email', request.email ?? EMPTY_VALUE],
           ['Tipo', typeLabel(request.requestType)],

@@ -1,7 +1,7 @@
 import type { FunnelReport } from '@guida/shared/schemas/admin';
 import { useFunnelReport } from './admin-api';
 import { campaignText, formatDay, formatDuration, formatNumber, formatPercent, formatSeconds, variantLabel } from './admin-format';
-import { ClippedText, DataTable, ErrorNotice, FilterForm, Loading, Section, TextFilter, useUrlValues } from './admin-ui';
+import { ClippedText, DataTable, FilterForm, QueryContent, Section, TextFilter, useUrlValues } from './admin-ui';
 
 const FILTER_NAMES = [
   'from',
@@ -45,16 +45,9 @@ export function FunnelTab() {
         <TextFilter name="utmTerm" label="utm_term" defaultValue={values.utmTerm} />
         <TextFilter name="utmContent" label="utm_content" defaultValue={values.utmContent} />
       </FilterForm>
-      {report.isPending ? (
-        <Loading label="Caricamento del funnel" />
-      ) : report.data === undefined ? (
-        <ErrorNotice error={report.error} onRetry={() => void report.refetch()} />
-      ) : (
-        <div aria-busy={report.isPlaceholderData} className={`flex flex-col gap-4 ${report.isPlaceholderData ? 'opacity-60' : ''}`}>
-          {report.isError ? <ErrorNotice error={report.error} onRetry={() => void report.refetch()} /> : null}
-          <FunnelReportView report={report.data} />
-        </div>
-      )}
+      <QueryContent query={report} loadingLabel="Caricamento del funnel">
+        {(data) => <FunnelReportView report={data} />}
+      </QueryContent>
     </div>
   );
 }

@@ -4,7 +4,7 @@ import type { LeadDetail } from '@guida/shared/schemas/admin';
 import { SideSheet } from '../../components/ui/side-sheet';
 import { leadUrl, useLeadDetail } from './admin-api';
 import { EMPTY_VALUE, TOUCH_LABELS, countryLabel, formatDateTime, formatNumber, guideLabel, variantLabel, yesNo } from './admin-format';
-import { ConfirmAction, DataTable, ErrorNotice, FOCUS_RING, Loading, StatusBadge } from './admin-ui';
+import { ConfirmAction, DataTable, ErrorNotice, Facts, FOCUS_RING, Loading, StatusBadge } from './admin-ui';
 
 /** The side sheet with everything about one lead, and the actions to deliver it again. */
 export function LeadDetailDialog({
@@ -242,18 +242,5 @@ function DetailSection({ title, children }: { title: string; children: ReactNode
 /** Every field of a touch, by its parameter name (what the operator typed into the ad's URL). */
 const touchFacts = (touch: Touch): [string, ReactNode][] =>
   TOUCH_FIELDS.map((field) => [TOUCH_LABELS[field], touch[field] ?? EMPTY_VALUE]);
-
-function Facts({ items }: { items: [string, ReactNode][] }) {
-  return (
-    <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
-      {items.map(([label, value]) => (
-        <div key={label} className="contents">
-          <dt className="font-medium text-slate-700">{label}</dt>
-          <dd className="min-w-0 text-slate-900 [overflow-wrap:anywhere]">{value}</dd>
-        </div>
-      ))}
-    </dl>
-  );
-}
 
 const refreshesLeads = (queryUrl: string) => queryUrl.startsWith('/api/admin/leads');

@@ -12,7 +12,7 @@ import {
   smsErrorLabel,
   sourceLabel,
 } from './admin-format';
-import { CARD_CLASS, DataTable, ErrorNotice, FOCUS_RING, Loading, Section, useUrlValues } from './admin-ui';
+import { CARD_CLASS, DataTable, Facts, FOCUS_RING, QueryContent, Section, useUrlValues } from './admin-ui';
 import { LeadsTrendChart } from './leads-trend-chart';
 
 const PERIOD_NAMES = ['days'] as const;
@@ -71,16 +71,9 @@ export function OverviewTab() {
             : null}
         </p>
       </div>
-      {overview.isPending ? (
-        <Loading label="Caricamento della panoramica" />
-      ) : overview.data === undefined ? (
-        <ErrorNotice error={overview.error} onRetry={() => void overview.refetch()} />
-      ) : (
-        <div aria-busy={overview.isPlaceholderData} className={`flex flex-col gap-4 ${overview.isPlaceholderData ? 'opacity-60' : ''}`}>
-          {overview.isError ? <ErrorNotice error={overview.error} onRetry={() => void overview.refetch()} /> : null}
-          <OverviewView data={overview.data} />
-        </div>
-      )}
+      <QueryContent query={overview} loadingLabel="Caricamento della panoramica">
+        {(data) => <OverviewView data={data} />}
+      </QueryContent>
     </div>
   );
 }
@@ -314,15 +307,3 @@ function SmsMeasure({ label, promiseSeconds, timing }: { label: string; promiseS
   );
 }
 
-function Facts({ label, items }: { label: string; items: readonly (readonly [string, string])[] }) {
-  return (
-    <dl aria-label={label} className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
-      {items.map(([term, value]) => (
-        <div key={term} className="contents">
-          <dt className="font-medium text-slate-700">{term}</dt>
-          <dd className="break-words text-slate-900">{value}</dd>
-        </div>
-      ))}
-    </dl>
-  );
-}
