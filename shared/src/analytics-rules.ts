@@ -15,6 +15,9 @@ export const MAX_EVENTS_PER_BATCH = 100;
 /** Days in reports and filters are days in the operator's time zone. */
 export const OPERATOR_TIME_ZONE = 'Europe/Rome';
 
+/** The campaign source of a visit or lead without utm_source, in the funnel and the reports. */
+export const DIRECT_SOURCE = '(direct)';
+
 /**
  * Longest text the API accepts per analytics field. The site's paths are short (the
  * longest is under 40 characters) and every other text comes from our own tracker; a

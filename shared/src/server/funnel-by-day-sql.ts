@@ -1,9 +1,9 @@
-import { OPERATOR_TIME_ZONE } from '../analytics-rules';
+import { DIRECT_SOURCE, OPERATOR_TIME_ZONE } from '../analytics-rules';
 
 /**
  * What splits the funnel beside the day and the landing page: the campaign of the landing
  * (its five UTM fields) and the hero variant it showed (decision 041). A landing without
- * utm_source counts as '(direct)'; any other field it lacks as ''. The rollup stores
+ * utm_source counts as DIRECT_SOURCE; any other field it lacks as ''. The rollup stores
  * these columns in this order.
  */
 export const FUNNEL_SPLIT_COLUMNS = [
@@ -17,7 +17,7 @@ export const FUNNEL_SPLIT_COLUMNS = [
 export type FunnelSplitColumn = (typeof FUNNEL_SPLIT_COLUMNS)[number];
 
 const splitOf = (column: FunnelSplitColumn, index: number) =>
-  `coalesce(split[${index + 1}], '${column === 'utm_source' ? '(direct)' : ''}') AS ${column}`;
+  `coalesce(split[${index + 1}], '${column === 'utm_source' ? DIRECT_SOURCE : ''}') AS ${column}`;
 
 /**
  * The funnel of the sessions that landed in [:from, :to), per Italian day, landing page,

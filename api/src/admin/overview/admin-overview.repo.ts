@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { OPERATOR_TIME_ZONE } from '@guida/shared/analytics-rules';
+import { DIRECT_SOURCE, OPERATOR_TIME_ZONE } from '@guida/shared/analytics-rules';
 import { HERO_EXPERIMENTS } from '@guida/shared/experiments';
 import { CRM_TRANSITIONS, SMS_FAILED_STATUSES, SMS_HELD } from '@guida/shared/deliveries/delivery-statuses';
 import { sqlList } from '@guida/shared/deliveries/delivery-table';
@@ -17,8 +17,6 @@ import { addDays, operatorDay, startOfOperatorDay } from '../reports/report-rang
 
 const TREND_DAYS = 30;
 const HOUR_MS = 3_600_000;
-/** Leads without a campaign, as the funnel names them (decision 016). */
-const DIRECT = '(direct)';
 /** CRM deliveries still to be posted: claimable, or claimed by a worker right now. */
 const CRM_BACKLOG = [...CRM_TRANSITIONS.claim.from, CRM_TRANSITIONS.claim.to];
 
@@ -58,7 +56,7 @@ async function breakdowns(db: Knex, from: Date, to: Date) {
   const [leadGroups, funnel] = await Promise.all([
     db.raw<{ rows: LeadGroupRow[] }>(
       `SELECT coalesce(landing_path, '') AS landing_path,
-         coalesce(utm_source, '${DIRECT}') AS utm_source,
+         coalesce(utm_source, '${DIRECT_SOURCE}') AS utm_source,
          coalesce(utm_medium, '') AS utm_medium,
          coalesce(utm_campaign, '') AS utm_campaign,
          GROUPING(landing_path) = 0 AS by_page,
@@ -89,8 +87,8 @@ async function breakdowns(db: Knex, from: Date, to: Date) {
   }
   for (const row of leadGroups.rows) {
     if (row.by_page) page(row.landing_path ?? '').leads += row.leads;
-    else if (row.by_source) source(row.utm_source ?? DIRECT).leads += row.leads;
-    else campaign(row.utm_source ?? DIRECT, row.utm_medium ?? '', row.utm_campaign ?? '').leads += row.leads;
+    else if (row.by_source) source(row.utm_source ?? DIRECT_SOURCE).leads += row.leads;
+    else campaign(row.utm_source ?? DIRECT_SOURCE, row.utm_medium ?? '', row.utm_campaign ?? '').leads += row.leads;
   }
   const mostLeadsFirst = <T extends { leads: number; visitors: number }>(a: T, b: T) =>
     b.leads - a.leads || b.visitors - a.visitors;

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { OPERATOR_TIME_ZONE } from '@guida/shared/analytics-rules';
+import { DIRECT_SOURCE, OPERATOR_TIME_ZONE } from '@guida/shared/analytics-rules';
 import { SMS_HANDED_OVER_EVENT } from '@guida/shared/deliveries/delivery-statuses';
 import type { ConsentReport } from '@guida/shared/schemas/admin';
 import type { FunnelFilter } from './funnel.repo';
@@ -29,7 +29,7 @@ export async function timeToSms(db: Knex, filter: FunnelFilter): Promise<TimeToS
       WHERE first_sent.at IS NOT NULL
         AND l.created_at >= :from AND l.created_at < :to
         AND (CAST(:landingPath AS text) IS NULL OR l.landing_path = :landingPath)
-        AND (CAST(:utmSource AS text) IS NULL OR coalesce(l.utm_source, '(direct)') = :utmSource)
+        AND (CAST(:utmSource AS text) IS NULL OR coalesce(l.utm_source, '${DIRECT_SOURCE}') = :utmSource)
     )
     SELECT day, count(*)::int AS sent,
       round(percentile_cont(0.5) WITHIN GROUP (ORDER BY seconds)::numeric, 1)::float AS p50_seconds,

@@ -1,4 +1,4 @@
-import { OPERATOR_TIME_ZONE } from '@guida/shared/analytics-rules';
+import { DIRECT_SOURCE, OPERATOR_TIME_ZONE } from '@guida/shared/analytics-rules';
 import type { DeliveryStatus, SmsStatus } from '@guida/shared/deliveries/delivery-statuses';
 import type { EbookType } from '@guida/shared/lead-rules';
 import { TOUCH_COLUMNS, type Touch, type TouchField } from '@guida/shared/attribution-rules';
@@ -155,7 +155,7 @@ export function clickPlatforms(touch: Touch): string | null {
 }
 
 /** A campaign's utm_source as the funnel names it: "(direct)" is a visit without campaign. */
-export const sourceLabel = (utmSource: string) => (utmSource === '(direct)' ? 'Diretto (nessuna campagna)' : utmSource);
+export const sourceLabel = (utmSource: string) => (utmSource === DIRECT_SOURCE ? 'Diretto (nessuna campagna)' : utmSource);
 
 /** The operator's label of a hero variant shown on a page (decision 041), or its id if unknown. */
 export function variantLabel(landingPath: string | null, variantId: string | null) {
@@ -165,7 +165,7 @@ export function variantLabel(landingPath: string | null, variantId: string | nul
 
 /** A funnel row's campaign in one line: "google / cpc / autunno · term: x · content: y". */
 export function campaignText(row: { utmSource: string; utmMedium: string; utmCampaign: string; utmTerm: string; utmContent: string }) {
-  const name = row.utmSource === '(direct)' && !row.utmMedium && !row.utmCampaign
+  const name = row.utmSource === DIRECT_SOURCE && !row.utmMedium && !row.utmCampaign
     ? sourceLabel(row.utmSource)
     : [row.utmSource, row.utmMedium, row.utmCampaign].filter(Boolean).join(' / ');
   return [name, row.utmTerm ? `term: ${row.utmTerm}` : '', row.utmContent ? `content: ${row.utmContent}` : '']
