@@ -7,6 +7,7 @@ import { CookieBanner } from './features/consent/cookie-banner';
 import { CookieConsentProvider, useCookieConsent } from './features/consent/cookie-consent';
 import { recordLanding } from './features/tracking/attribution';
 import { usePageTracking } from './features/tracking/use-page-tracking';
+import { HydrateInOwnTask, whenFullyHydrated } from './lib/hydration-slices';
 import { isAdminPage } from './page-paths';
 import './app.css';
 
@@ -65,7 +66,9 @@ function NavigationSpinner() {
 export default function App() {
   // Lets browser tests (and support staff) tell the interactive page from the static HTML.
   useEffect(() => {
-    document.documentElement.dataset.hydrated = 'true';
+    whenFullyHydrated(() => {
+      document.documentElement.dataset.hydrated = 'true';
+    });
   }, []);
   // The cookie banner, analytics and Google Analytics belong to the public site: an
   // operator at work is not a visitor to ask or to count.
@@ -79,7 +82,11 @@ export default function App() {
     <CookieConsentProvider externalAnalytics={!inAdmin}>
       <NavigationSpinner />
       <Outlet />
-      {inAdmin ? null : <CookieBanner />}
+      {inAdmin ? null : (
+        <HydrateInOwnTask>
+          <CookieBanner />
+        </HydrateInOwnTask>
+      )}
       <OnDemand />
     </CookieConsentProvider>
   );

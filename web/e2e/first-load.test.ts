@@ -70,6 +70,41 @@ describe('the first load of a landing page', () => {
   });
 });
 
+describe('hydration in slices (decision 044)', () => {
+  it.each(LANDING_PAGES)('%s: the header, the form and the footer keep their prerendered nodes and hydrate after the page', async (path) => {
+    // The prerender marks each slice's range, which the browser keeps until the slice's turn.
+    const html = await (await fetch(`${e2e.site.baseUrl}${path}`)).text();
+    for (const start of ['<header', '<form id="richiedi-guida"', '<footer']) expect(html).toContain(`<!--$s-->${start}`);
+
+    const { page, consoleErrors, close } = await openPage(e2e.browser);
+    await page.addInitScript(() => {
+      const state = window as unknown as { prerendered: Element[]; handledWhenInteractive?: boolean };
+      // Hydration starts after the first frame, later than this event.
+      document.addEventListener('DOMContentLoaded', () => {
+        state.prerendered = ['header', 'form#richiedi-guida', 'footer'].map((selector) => document.querySelector(selector)!);
+        // The moment the page says it is interactive, every slice must be: the form's script
+        // then takes its submit event (and keeps the browser from posting it).
+        new MutationObserver(() => {
+          if (document.documentElement.dataset.hydrated !== 'true' || state.handledWhenInteractive !== undefined) return;
+          const form = document.querySelector<HTMLFormElement>('form#richiedi-guida')!;
+          state.handledWhenInteractive = !form.dispatchEvent(new SubmitEvent('submit', { bubbles: true, cancelable: true }));
+        }).observe(document.documentElement, { attributes: true, attributeFilter: ['data-hydrated'] });
+      });
+    });
+    await gotoInteractive(page, `${e2e.site.baseUrl}${path}`);
+    expect(await page.evaluate(() => (window as unknown as { handledWhenInteractive?: boolean }).handledWhenInteractive)).toBe(true);
+    expect(
+      await page.evaluate(() =>
+        ['header', 'form#richiedi-guida', 'footer'].map(
+          (selector, index) => document.querySelector(selector) === (window as unknown as { prerendered: Element[] }).prerendered[index],
+        ),
+      ),
+    ).toEqual([true, true, true]);
+    expect(consoleErrors).toEqual([]);
+    await close();
+  });
+});
+
 describe('the guide form', () => {
   it('checks nothing before the first submit, then focuses the first invalid field and checks each field as it changes', async () => {
     const { page, consoleErrors, close } = await openPage(e2e.browser);

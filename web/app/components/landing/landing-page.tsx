@@ -6,6 +6,7 @@ import { PublicLayout } from '../layout/public-layout';
 import { RiskDisclaimer } from '../layout/risk-disclaimer';
 import { WidgetSlot } from '../layout/widget-slot';
 import { StaticHtml } from '../ui/static-html';
+import { HydrateInOwnTask } from '../../lib/hydration-slices';
 
 export interface LandingPageProps {
   content: LandingContent;
@@ -47,15 +48,17 @@ export function LandingPage({ content, landingPath, heroVariant, variant, ebookT
             </ul>
           </StaticHtml>
           <div className="flex flex-col gap-4">
-            <LeadForm
-              variant={variant}
-              {...(ebookType ? { ebookType } : {})}
-              landingPath={landingPath}
-              {...(heroVariant ? { heroVariant } : {})}
-              title={form.title}
-              subtitle={form.subtitle}
-              submitLabel={form.submitLabel}
-            />
+            <HydrateInOwnTask>
+              <LeadForm
+                variant={variant}
+                {...(ebookType ? { ebookType } : {})}
+                landingPath={landingPath}
+                {...(heroVariant ? { heroVariant } : {})}
+                title={form.title}
+                subtitle={form.subtitle}
+                submitLabel={form.submitLabel}
+              />
+            </HydrateInOwnTask>
             <WidgetSlot />
           </div>
         </div>

@@ -1,3 +1,4 @@
+import { HydrateInOwnTask } from '../../lib/hydration-slices';
 import { useScrollToHashAfterNavigation } from '../../lib/scroll-to-hash';
 import { SiteFooter } from './site-footer';
 import { SiteHeader } from './site-header';
@@ -13,9 +14,13 @@ export function PublicLayout({ children, guideFormOnPage = false }: { children: 
       <a href="#contenuto" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:p-2">
         Vai al contenuto
       </a>
-      <SiteHeader guideFormOnPage={guideFormOnPage} />
+      <HydrateInOwnTask>
+        <SiteHeader guideFormOnPage={guideFormOnPage} />
+      </HydrateInOwnTask>
       <main id="contenuto">{children}</main>
-      <SiteFooter />
+      <HydrateInOwnTask>
+        <SiteFooter />
+      </HydrateInOwnTask>
     </>
   );
 }
