@@ -1,4 +1,5 @@
 import { Suspense, useEffect, useState, type ReactNode } from 'react';
+import { inNextTask } from './next-task';
 
 /**
  * Preact hydrates a page in one synchronous pass, and on a throttled phone that pass was
@@ -30,24 +31,11 @@ const waiting: (() => void)[] = [];
 let pendingSlices = 0;
 let afterHydration: (() => void)[] = [];
 
-let messages: { channel: MessageChannel; queue: (() => void)[] } | undefined;
-
-/** Runs `run` in a task of its own: a posted message, which timers' 4 ms clamping does not delay. */
-function nextTask(run: () => void) {
-  if (!messages) {
-    const created = { channel: new MessageChannel(), queue: [] as (() => void)[] };
-    created.channel.port1.onmessage = () => created.queue.shift()?.();
-    messages = created;
-  }
-  messages.queue.push(run);
-  messages.channel.port2.postMessage(null);
-}
-
 function releaseNext() {
   const release = waiting.shift();
   if (!release) return;
   release();
-  nextTask(releaseNext);
+  inNextTask(releaseNext);
 }
 
 /** A slice is done once hydrated, or when it goes before its turn. */
@@ -76,7 +64,7 @@ export function hydrateInSlices(hydrate: () => void) {
     inFirstHydration = false;
   }
   if (pendingSlices === 0) runAfterHydration();
-  else nextTask(releaseNext);
+  else inNextTask(releaseNext);
 }
 
 /**
@@ -92,12 +80,11 @@ export function whenFullyHydrated(callback: () => void) {
 function newSlice(): Slice | null {
   if (!inFirstHydration) return null;
   pendingSlices += 1;
-  const slice: Slice = { released: false, hydrated: false, promise: Promise.resolve() };
-  slice.promise = new Promise<void>((resolve) => {
-    waiting.push(() => {
-      slice.released = true;
-      resolve();
-    });
+  let resolve!: () => void;
+  const slice: Slice = { released: false, hydrated: false, promise: new Promise<void>((settle) => (resolve = settle)) };
+  waiting.push(() => {
+    slice.released = true;
+    resolve();
   });
   return slice;
 }

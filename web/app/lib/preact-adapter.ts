@@ -1,4 +1,5 @@
 import { Fragment, options } from 'preact';
+import { inNextTask } from './next-task';
 
 /**
  * What Preact takes differently from React in the trees it renders (decision 030):
@@ -26,15 +27,5 @@ export function adaptReactTreesForPreact({ htmlAsFragment }: { htmlAsFragment: b
  * paused clock).
  */
 export function runEffectsAfterRender() {
-  const channel = new MessageChannel();
-  let pending: (() => void) | null = null;
-  channel.port1.onmessage = () => {
-    const flush = pending;
-    pending = null;
-    flush?.();
-  };
-  options.requestAnimationFrame = (flush) => {
-    pending = flush;
-    channel.port2.postMessage(null);
-  };
+  options.requestAnimationFrame = inNextTask;
 }
