@@ -50,7 +50,8 @@ const riskLine = (page: Page) => page.locator('[data-risk-line]');
 
 /**
  * Marks what must stay uncovered: everything the visitor reads or taps in the form, the
- * header's button, the cookie banner's controls and every close button on the page.
+ * header's button, the cookie banner's controls, every close button on the page and the
+ * footer's links (the page ends above the overlays at the bottom).
  */
 async function markTargets(page: Page): Promise<string[]> {
   await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
@@ -62,8 +63,9 @@ async function markTargets(page: Page): Promise<string[]> {
     const header = [...document.querySelectorAll<HTMLElement>('header a[href$="#richiedi-guida"]')];
     const banner = [...document.querySelectorAll<HTMLElement>('[aria-labelledby="cookie-banner-title"] :is(button, a)')];
     const closers = [...document.querySelectorAll<HTMLElement>('button[aria-label^="Chiudi"]')];
+    const footer = [...document.querySelectorAll<HTMLElement>('footer :is(a, button)')];
     const names: string[] = [];
-    for (const element of new Set([...header, ...inForm, ...banner, ...closers])) {
+    for (const element of new Set([...header, ...inForm, ...banner, ...closers, ...footer])) {
       if (!element.checkVisibility() || element.getBoundingClientRect().width === 0) continue;
       element.dataset.coverCheck = String(names.length);
       names.push(`${element.tagName.toLowerCase()} "${(element.getAttribute('aria-label') ?? element.textContent ?? '').trim().slice(0, 40)}"`);

@@ -1,23 +1,56 @@
-import { useEffect, type RefObject } from 'react';
+import { useEffect, useSyncExternalStore, type RefObject } from 'react';
+import { inNextTask } from './next-task';
+
+/** The fixed overlays at the bottom of the screen: the cookie banner, the activity popup on phones. */
+type Overlay = 'cookieBanner' | 'activityPopup';
+
+/** Their heights in px; 0 when absent or not fixed at the current screen size. */
+const heights: Record<Overlay, number> = { cookieBanner: 0, activityPopup: 0 };
+const listeners = new Set<() => void>();
+let publishing = false;
 
 /**
- * Publishes the height of a fixed overlay at the bottom of the screen (the cookie banner,
- * the activity popup on phones) as the CSS variable `cssVar` on <html>: the widgets stack
- * above the cookie banner with it, and app.css turns both into scroll padding, so that
- * anchors, focus and scrollIntoView bring a field above the overlays instead of under
- * them. An overlay that is not fixed at the current screen size publishes nothing.
+ * Anchors, focus and scrollIntoView bring a field above the overlays (scroll padding), and
+ * the page's end scrolls above them (the body's bottom padding). Written as
+ * properties of <html> and <body> themselves, which no element inherits: a CSS variable
+ * on <html> restyled every element of the page, a task of 10–30 ms right after hydration
+ * on a phone (issue 13).
  */
-export function useOverlayHeight(ref: RefObject<HTMLElement | null>, cssVar: `--${string}`) {
+function publish() {
+  publishing = false;
+  const overlays = heights.cookieBanner + heights.activityPopup;
+  document.documentElement.style.scrollPaddingBottom = overlays ? `calc(${overlays}px + 1.5rem)` : '';
+  document.body.style.paddingBottom = overlays ? `${overlays}px` : '';
+  for (const listener of listeners) listener();
+}
+
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** The cookie banner's height in px, for what stacks above it (the widget column). */
+export function useCookieBannerHeight() {
+  return useSyncExternalStore(
+    subscribe,
+    () => heights.cookieBanner,
+    () => 0,
+  );
+}
+
+/** Publishes the height of a fixed overlay at the bottom of the screen while it is mounted. */
+export function useOverlayHeight(ref: RefObject<HTMLElement | null>, overlay: Overlay) {
   useEffect(() => {
     const element = ref.current;
     if (!element) return;
-    const root = document.documentElement;
     const measure = () => {
-      const height = getComputedStyle(element).position === 'fixed' ? `${element.offsetHeight}px` : '';
-      // Every write restyles the whole page: only a change is written.
-      if (root.style.getPropertyValue(cssVar) === height) return;
-      if (height) root.style.setProperty(cssVar, height);
-      else root.style.removeProperty(cssVar);
+      const height = getComputedStyle(element).position === 'fixed' ? element.offsetHeight : 0;
+      if (heights[overlay] === height) return;
+      heights[overlay] = height;
+      // In a task of its own: the observer calls back inside the frame that laid the
+      // overlay out, and the page's new layout would lengthen that frame's task.
+      if (!publishing) inNextTask(publish);
+      publishing = true;
     };
     // The observer's first call comes with the next frame, once its layout is done: no
     // measuring here, which would force a layout of the page just hydrated.
@@ -28,7 +61,8 @@ export function useOverlayHeight(ref: RefObject<HTMLElement | null>, cssVar: `--
     return () => {
       observer.disconnect();
       window.removeEventListener('resize', measure);
-      root.style.removeProperty(cssVar);
+      heights[overlay] = 0;
+      publish();
     };
-  }, [ref, cssVar]);
+  }, [ref, overlay]);
 }

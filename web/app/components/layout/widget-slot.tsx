@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import { createPortal } from 'react-dom';
+import { useCookieBannerHeight } from '../../lib/overlay-height';
 
 // The slot of the page on screen, set when the page's slot element is attached.
 let currentSlot: HTMLElement | null = null;
@@ -30,12 +31,16 @@ function subscribe(listener: () => void) {
  * of floating over it; from the md breakpoint it is a column fixed at the bottom left,
  * above the cookie banner, in the left half of the screen that the form column never
  * reaches (decision 031). Not `floating`: under the form at every width, for pages whose
- * text runs through the left half of wide screens (articles).
+ * text runs through the left half of wide screens (articles). The column and the popup
+ * (fixed on phones) stack above the cookie banner with `--cookie-banner-height`, set here
+ * rather than on <html> so that only the slot is restyled when it changes.
  */
 export function WidgetSlot({ floating = true }: { floating?: boolean }) {
+  const bannerHeight = useCookieBannerHeight();
   return (
     <div
       ref={attachSlot}
+      style={bannerHeight ? ({ '--cookie-banner-height': `${bannerHeight}px` } as React.CSSProperties) : undefined}
       className={
         floating
           ? 'flex flex-col gap-3 empty:hidden md:fixed md:bottom-[calc(var(--cookie-banner-height,0px)+2rem)] md:left-4 md:z-30 md:w-72 md:max-w-[calc(50vw-2rem)]'

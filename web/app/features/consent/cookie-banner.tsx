@@ -18,7 +18,7 @@ export function CookieBanner() {
 
 function Banner({ save, openPanel }: Pick<ReturnType<typeof useCookieConsent>, 'save' | 'openPanel'>) {
   const banner = useRef<HTMLElement>(null);
-  useOverlayHeight(banner, '--cookie-banner-height');
+  useOverlayHeight(banner, 'cookieBanner');
   return (
     <section
       ref={banner}

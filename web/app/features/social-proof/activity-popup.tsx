@@ -46,7 +46,7 @@ export function ActivityPopup({ deliveries, isSwiss = false }: { deliveries: Liv
  */
 function Notice({ country, ago, onClose }: { country: keyof typeof FROM; ago: string; onClose: () => void }) {
   const notice = useRef<HTMLElement>(null);
-  useOverlayHeight(notice, '--activity-popup-height');
+  useOverlayHeight(notice, 'activityPopup');
   return (
     <aside
       ref={notice}

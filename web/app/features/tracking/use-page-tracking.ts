@@ -81,7 +81,9 @@ export function usePageTracking(enabled: boolean) {
       sections = [...document.querySelectorAll<HTMLElement>('[data-track-section]')];
       window.addEventListener('scroll', schedule, { passive: true });
       window.addEventListener('resize', schedule, { passive: true });
-      update();
+      // Measured with the next frame, whose layout is due anyway: measuring here, in an
+      // idle task that may follow a render, would force a layout of the page of its own.
+      schedule();
     };
     const cancelObserving = whenIdle(observe);
     const stopReportingOnHide = onPageHide(report);
