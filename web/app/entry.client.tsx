@@ -2,12 +2,13 @@ import { startTransition, StrictMode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { HydratedRouter } from 'react-router/dom';
 import { hydrateInSlices } from './lib/hydration-slices';
+import { inNextTask } from './lib/next-task';
 import { adaptReactTreesForPreact, runEffectsAfterRender } from './lib/preact-adapter';
 
 adaptReactTreesForPreact({ htmlAsFragment: true });
 runEffectsAfterRender();
 
-const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
+const nextTask = () => new Promise<void>((resolve) => inNextTask(resolve));
 
 // On its first render HydratedRouter starts decoding the page's data and suspends until it
 // is decoded; React waits at the root, Preact would start over without the prerendered
