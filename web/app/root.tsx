@@ -1,5 +1,6 @@
 import { Suspense, lazy, useEffect, useState } from 'react';
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useLocation, useNavigation } from 'react-router';
+import { FAVICON_HREF } from '@guida/shared/favicon';
 import type { Route } from './+types/root';
 import { Spinner } from './components/ui/spinner';
 import { useToasts } from './components/ui/toast-store';
@@ -31,7 +32,7 @@ function OnDemand() {
   );
 }
 
-export const links: Route.LinksFunction = () => [{ rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' }];
+export const links: Route.LinksFunction = () => [{ rel: 'icon', href: FAVICON_HREF, type: 'image/svg+xml' }];
 
 export function Layout({ children }: { children: React.ReactNode }) {
   return (

@@ -175,7 +175,26 @@ describe('the build', () => {
   it('loads the page code only after the first paint (no preload competing with the stylesheet)', async () => {
     const html = await (await fetch(`${e2e.site.baseUrl}/`)).text();
     expect(html).not.toContain('rel="modulepreload"');
-    expect(html).toMatch(/<script type="module">requestAnimationFrame\(/);
+    const { page, close } = await openPage(e2e.browser, { viewport: { width: 360, height: 740 } });
+    try {
+      await gotoInteractive(page, `${e2e.site.baseUrl}/`);
+      const timing = await page.evaluate(() => ({
+        firstPaint: Math.min(...performance.getEntriesByType('paint').map((entry) => entry.startTime)),
+        requests: performance
+          .getEntriesByType('resource')
+          .filter((entry) => new URL(entry.name).pathname.startsWith('/assets/') && entry.name.endsWith('.js'))
+          .map((entry) => ({ name: entry.name, startTime: entry.startTime })),
+      }));
+      expect(timing.requests.length).toBeGreaterThanOrEqual(5);
+      for (const request of timing.requests) expect(request.startTime, request.name).toBeGreaterThan(timing.firstPaint);
+    } finally {
+      await close();
+    }
+  });
+
+  it('inlines its icon: no request for it competes with the first paint', async () => {
+    const html = await (await fetch(`${e2e.site.baseUrl}/`)).text();
+    expect(html).toMatch(/<link rel="icon" href="data:image\/svg\+xml,%3Csvg[^"]+" type="image\/svg\+xml"\/>/);
   });
 
   it('keeps zod out of the first load (validation code comes after the page is interactive)', async () => {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Response } from 'express';
+import { FAVICON_HREF } from '@guida/shared/favicon';
 
 /**
  * Small server-rendered Italian pages (guide link errors, no-JavaScript form errors, the
@@ -50,7 +51,7 @@ export function sendHtmlPage(res: Response, status: number, page: HtmlPage) {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-<link rel="icon" href="/favicon.svg" type="image/svg+xml">
+<link rel="icon" href="${FAVICON_HREF}" type="image/svg+xml">
 <title>${escapeHtml(page.title)}</title>
 <style>${STYLE}</style>
 </head>
