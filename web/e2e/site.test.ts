@@ -192,6 +192,21 @@ describe('the build', () => {
     }
   });
 
+  it('still hydrates in a browser without Paint Timing, or one that never reports the paint', async () => {
+    const withoutPaintTiming = 'delete window.PerformanceObserver;';
+    const paintNeverReported = 'PerformanceObserver.prototype.observe = function () {};';
+    for (const script of [withoutPaintTiming, paintNeverReported]) {
+      const { page, consoleErrors, close } = await openPage(e2e.browser);
+      try {
+        await page.addInitScript(script);
+        await gotoInteractive(page, `${e2e.site.baseUrl}/`);
+        expect(consoleErrors, script).toEqual([]);
+      } finally {
+        await close();
+      }
+    }
+  });
+
   it('inlines its icon: no request for it competes with the first paint', async () => {
     const html = await (await fetch(`${e2e.site.baseUrl}/`)).text();
     expect(html).toMatch(/<link rel="icon" href="data:image\/svg\+xml,%3Csvg[^"]+" type="image\/svg\+xml"\/>/);

@@ -33,12 +33,15 @@ export function deferHydration(html: string): string {
   const deferred = [
     // The frame is on screen once the browser reports its paint; a frame produced is not
     // yet painted, and a download that started then could finish before the first paint,
-    // which is what Lighthouse's simulation counts as needed for it. Without paint timing,
-    // a frame and a task.
+    // which is what Lighthouse's simulation counts as needed for it. Without Paint Timing,
+    // a frame and a task; should the paint never be reported, a frame and a second. Frames
+    // wait while the tab is hidden, as the paint does.
     'const afterFirstPaint = (start) => {',
-    "if (!PerformanceObserver.supportedEntryTypes?.includes('paint')) return requestAnimationFrame(() => setTimeout(start, 0));",
-    'const observer = new PerformanceObserver(() => { observer.disconnect(); setTimeout(start, 0); });',
-    "observer.observe({ type: 'paint', buffered: true });",
+    'let started = false;',
+    'const once = () => { if (!started) { started = true; setTimeout(start, 0); } };',
+    "const paintTiming = window.PerformanceObserver?.supportedEntryTypes?.includes('paint');",
+    'requestAnimationFrame(() => setTimeout(once, paintTiming ? 1000 : 0));',
+    "if (paintTiming) new PerformanceObserver((_, observer) => { observer.disconnect(); once(); }).observe({ type: 'paint', buffered: true });",
     '};',
     'afterFirstPaint(async () => {',
     // Each preload hint, each module graph's evaluation and the start of hydration get a
