@@ -263,6 +263,19 @@ describe('the phone help next to Cellulare', () => {
     expect(await help(page).getAttribute('aria-expanded')).toBe('true');
     await close();
   });
+
+  it('closes on an Escape that comes before the render that opened it has run its effects', async () => {
+    const { page, close } = await openPage(e2e.browser);
+    await gotoInteractive(page, `${e2e.site.baseUrl}/`);
+    // Both in one task: the browser may run a key press before the task of the effects.
+    await help(page).evaluate((button) => {
+      (button as HTMLButtonElement).click();
+      document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape' }));
+    });
+    expect(await help(page).getAttribute('aria-expanded')).toBe('false');
+    expect(await helpText(page).isVisible()).toBe(false);
+    await close();
+  });
 });
 
 describe('the phone field', () => {

@@ -11,8 +11,9 @@ export function InfoToggletip({ label, children }: { label: string; children: Re
   const button = useRef<HTMLButtonElement>(null);
   const text = useRef<HTMLParagraphElement>(null);
 
+  // Listening from the start, not from the render that opened it: effects run in a later
+  // task, and the browser may handle a key or a tap before that task.
   useEffect(() => {
-    if (!open) return;
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key !== 'Escape') return;
       setOpen(false);
@@ -28,7 +29,7 @@ export function InfoToggletip({ label, children }: { label: string; children: Re
       document.removeEventListener('keydown', onKeyDown);
       document.removeEventListener('pointerdown', onPointerDown);
     };
-  }, [open]);
+  }, []);
 
   return (
     <>
