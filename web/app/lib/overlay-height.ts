@@ -19,7 +19,7 @@ let publishing = false;
 function publish() {
   publishing = false;
   const overlays = heights.cookieBanner + heights.activityPopup;
-  document.documentElement.style.scrollPaddingBottom = overlays ? `calc(${overlays}px + 1.5rem)` : '';
+  document.documentElement.style.scrollPaddingBottom = overlays ? `calc(${overlays}px + var(--scroll-gap-bottom))` : '';
   document.body.style.paddingBottom = overlays ? `${overlays}px` : '';
   for (const listener of listeners) listener();
 }
