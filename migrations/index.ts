@@ -20,6 +20,7 @@ import * as alertIncidents from './20261127090000_alert_incidents';
 import * as leadAttribution from './20261127100000_lead_attribution';
 import * as heroExperiments from './20261128120000_hero_experiments';
 import * as funnelByCampaignAndVariant from './20261129090000_funnel_by_campaign_and_variant';
+import * as directSourceInFunnelRollup from './20261130090000_direct_source_in_funnel_rollup';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -44,6 +45,7 @@ const migrations: Record<string, Migration> = {
   '20261127100000_lead_attribution': leadAttribution,
   '20261128120000_hero_experiments': heroExperiments,
   '20261129090000_funnel_by_campaign_and_variant': funnelByCampaignAndVariant,
+  '20261130090000_direct_source_in_funnel_rollup': directSourceInFunnelRollup,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

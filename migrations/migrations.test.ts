@@ -84,6 +84,37 @@ describe('migrations', () => {
     await database.db('conversion_funnel').delete();
   });
 
+  it('add the funnel rollup\'s rows of utm_source "direct" to the day\'s "(direct)" rows, and keep them so when rolled back', async () => {
+    const directSource = { ...migrationConfig, name: '20261130090000_direct_source_in_funnel_rollup' };
+    const split = { utm_medium: '', utm_campaign: '', utm_term: '', utm_content: '', hero_variant: '' };
+    const counts = (landing: number) => ({ landing, form_view: landing, form_start: 1, form_submit: 1, success: 0 });
+    await database.db.migrate.down(directSource);
+    await database.db('funnel_daily').insert([
+      { day: '2026-11-01', landing_path: '/', utm_source: '(direct)', ...split, ...counts(3) },
+      { day: '2026-11-01', landing_path: '/', utm_source: 'direct', ...split, ...counts(2) },
+      // No "(direct)" row of its own yet: the 'direct' row becomes it.
+      { day: '2026-11-01', landing_path: '/', utm_source: 'direct', ...split, utm_medium: 'email', ...counts(1) },
+      { day: '2026-11-02', landing_path: '/', utm_source: 'google', ...split, ...counts(4) },
+    ]);
+
+    await database.db.migrate.up(directSource);
+    const rows = async () =>
+      database.db('funnel_daily')
+        .select(database.db.raw("to_char(day, 'YYYY-MM-DD') AS day"), 'utm_source', 'utm_medium', 'landing', 'form_start')
+        .orderBy(['day', 'utm_source', 'utm_medium']);
+    const merged = [
+      { day: '2026-11-01', utm_source: '(direct)', utm_medium: '', landing: 5, form_start: 2 },
+      { day: '2026-11-01', utm_source: '(direct)', utm_medium: 'email', landing: 1, form_start: 1 },
+      { day: '2026-11-02', utm_source: 'google', utm_medium: '', landing: 4, form_start: 1 },
+    ];
+    expect(await rows()).toEqual(merged);
+
+    await database.db.migrate.down(directSource);
+    expect(await rows()).toEqual(merged);
+    await database.db.migrate.up(directSource);
+    await database.db('funnel_daily').delete();
+  });
+
   // Before the older status migrations go down and up (they restore their own status lists).
   it('allow a held SMS, and send it (pending) when that migration is rolled back', async () => {
     const smsHeldStatus = { ...migrationConfig, name: '20261124200000_sms_held_status' };

@@ -8,6 +8,12 @@ export const HONEYPOT_FIELD = 'website';
 
 export const DEFAULT_EBOOK_TYPE: EbookType = 'general';
 export const DEFAULT_SOURCE = 'direct';
+/**
+ * utm_source of a lead whose visit had none (spec section 3: "from query utm_source, default
+ * direct"), for both touches. The admin counts it, like NULL, as DIRECT_SOURCE
+ * (server/campaign-source-sql.ts).
+ */
+export const DEFAULT_UTM_SOURCE = 'direct';
 
 /** Version of the privacy consent text shown next to the form's required checkbox. */
 export const PRIVACY_CONSENT_VERSION = '1.0';

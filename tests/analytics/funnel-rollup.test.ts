@@ -41,7 +41,8 @@ async function insertSessions() {
         CASE WHEN v > 1 AND random() < 0.3 THEN '/' ELSE s.path END AS path,
         -- The second visit of some sessions lands in the same instant as the first.
         CASE WHEN v = 2 AND random() < 0.15 THEN s.first_at ELSE s.first_at + (v - 1) * random() * interval '40 hours' END AS at,
-        (ARRAY[NULL, 'google', 'facebook'])[1 + floor(random() * 3)::int] AS utm_source,
+        -- 'direct' (an address that says so) is counted with the landings without utm_source.
+        (ARRAY[NULL, 'google', 'facebook', 'direct'])[1 + floor(random() * 4)::int] AS utm_source,
         (ARRAY[NULL, 'cpc', 'email'])[1 + floor(random() * 3)::int] AS utm_medium,
         (ARRAY[NULL, 'autunno', 'inverno'])[1 + floor(random() * 3)::int] AS utm_campaign,
         (ARRAY[NULL, 'guida'])[1 + floor(random() * 2)::int] AS utm_term,

@@ -153,9 +153,54 @@ describe('POST /api/ebook-request', () => {
     expect(await api.db('ebook_requests').where({ id: response.body.id }).first()).toMatchObject({
       ebook_type: 'general',
       source: 'direct',
-      utm_source: null,
+      utm_source: 'direct',
+      first_utm_source: 'direct',
       landing_path: null,
     });
+  });
+
+  it('stores utm_source "direct" for a lead without one, sent as JSON or as a plain form, and keeps one given', async () => {
+    const stored = (id: number) => api.db('ebook_requests').where({ id }).first();
+    // What the page's script sends for a visit whose address had no utm_source.
+    const json = await post(api, {
+      ...validLead({ utmSource: null, utmMedium: null, utmCampaign: null }),
+      referrerHost: 'www.bing.com',
+      firstTouch: { utmSource: null, referrerHost: 'www.bing.com' },
+    });
+    expect(json.status).toBe(201);
+    expect(await stored(json.body.id)).toMatchObject({
+      utm_source: 'direct',
+      utm_medium: null,
+      referrer_host: 'www.bing.com',
+      first_utm_source: 'direct',
+      first_referrer_host: 'www.bing.com',
+    });
+
+    // A form sent without JavaScript: its campaign is only in the page's address (the Referer).
+    const plainForm = async (referer?: string) => {
+      const telefono = uniqueItalianMobile();
+      const sent = request(api.app).post('/api/ebook-request').type('form').set('Host', '127.0.0.1');
+      const response = await (referer ? sent.set('Referer', referer) : sent).send({
+        nome: 'Ada',
+        cognome: 'Riva',
+        email: 'ada@example.it',
+        telefono,
+        gdprConsent: 'on',
+      });
+      return { status: response.status, lead: await api.db('ebook_requests').where({ telefono }).first() };
+    };
+    for (const referer of ['http://127.0.0.1/educazione-investimenti?utm_medium=email', undefined]) {
+      const form = await plainForm(referer);
+      expect(form.status, String(referer)).toBe(303);
+      expect(form.lead, String(referer)).toMatchObject({ utm_source: 'direct', first_utm_source: 'direct' });
+    }
+    expect((await plainForm('http://127.0.0.1/?utm_source=partner')).lead).toMatchObject({
+      utm_source: 'partner',
+      first_utm_source: 'partner',
+    });
+
+    const given = await post(api, { ...validLead(), firstTouch: { utmSource: 'facebook' } });
+    expect(await stored(given.body.id)).toMatchObject({ utm_source: 'google', first_utm_source: 'facebook' });
   });
 
   const invalidFields: [string, Record<string, unknown>, string][] = [
@@ -309,7 +354,7 @@ describe('POST /api/ebook-request', () => {
       .set('Host', '127.0.0.1')
       .set('Referer', referer);
     const jsonLead = await api.db('ebook_requests').where({ id: json.body.id }).first();
-    expect(jsonLead).toMatchObject({ landing_path: '/educazione-investimenti', utm_source: null });
+    expect(jsonLead).toMatchObject({ landing_path: '/educazione-investimenti', utm_source: 'direct' });
   });
 
   it('stores the first and last touch of the visit, and refuses hostile campaign values in Italian', async () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { emptyTouch } from '../attribution-rules';
 import { HERO_EXPERIMENTS } from '../experiments';
+import { DEFAULT_UTM_SOURCE } from '../lead-rules';
 import { formMessages, validationMessages } from '../messages';
 import { ebookRequestSchema, leadFormSchema } from './lead';
 
@@ -69,7 +70,7 @@ describe('lead form schema', () => {
 });
 
 describe('ebook request schema', () => {
-  it('normalises: E.164 phone with its country, lower-case email, defaults, null tags', () => {
+  it('normalises: E.164 phone with its country, lower-case email, defaults, null tags, utm_source "direct"', () => {
     expect(
       ebookRequestSchema.parse({ ...valid, email: ' Mario@Example.IT ', utmSource: ' ', utmMedium: 'cpc' }),
     ).toEqual({
@@ -83,11 +84,37 @@ describe('ebook request schema', () => {
       ebookType: 'general',
       source: 'direct',
       ...emptyTouch(),
+      // A blank utm_source is none: the spec's default.
+      utmSource: DEFAULT_UTM_SOURCE,
       utmMedium: 'cpc',
       // Without a first touch (a form sent without JavaScript), the last touch is the first.
-      firstTouch: { ...emptyTouch(), utmMedium: 'cpc' },
+      firstTouch: { ...emptyTouch(), utmSource: DEFAULT_UTM_SOURCE, utmMedium: 'cpc' },
       landingPath: null,
       heroVariant: null,
+    });
+  });
+
+  it('gives both touches utm_source "direct" when they have none (spec section 3), and keeps one given', () => {
+    expect(DEFAULT_UTM_SOURCE).toBe('direct');
+    // The older page sends only the personal fields.
+    expect(ebookRequestSchema.parse(valid)).toMatchObject({
+      utmSource: 'direct',
+      firstTouch: { ...emptyTouch(), utmSource: 'direct' },
+    });
+    // The script sends null for what the landing's address did not say.
+    expect(
+      ebookRequestSchema.parse({ ...valid, utmSource: null, referrerHost: 'www.bing.com', firstTouch: { ...emptyTouch(), gclid: 'Cj0KCQ-first' } }),
+    ).toMatchObject({
+      utmSource: 'direct',
+      referrerHost: 'www.bing.com',
+      firstTouch: { ...emptyTouch(), utmSource: 'direct', gclid: 'Cj0KCQ-first' },
+    });
+    expect(
+      ebookRequestSchema.parse({ ...valid, utmSource: 'google', firstTouch: { utmSource: 'facebook' } }),
+    ).toMatchObject({ utmSource: 'google', firstTouch: { ...emptyTouch(), utmSource: 'facebook' } });
+    expect(ebookRequestSchema.parse({ ...valid, utmSource: 'google' })).toMatchObject({
+      utmSource: 'google',
+      firstTouch: { ...emptyTouch(), utmSource: 'google' },
     });
   });
 

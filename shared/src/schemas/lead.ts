@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { pickTouch } from '../attribution-rules';
-import { DEFAULT_EBOOK_TYPE, DEFAULT_SOURCE, EBOOK_TYPES } from '../lead-rules';
+import { pickTouch, type Touch } from '../attribution-rules';
+import { DEFAULT_EBOOK_TYPE, DEFAULT_SOURCE, DEFAULT_UTM_SOURCE, EBOOK_TYPES } from '../lead-rules';
 import { validationMessages as m } from '../messages';
 import { parseMobileNumber } from '../phone/mobile-number';
 import { safeText } from '../text-rules';
@@ -48,6 +48,9 @@ export const leadFormSchema = z.object({
 });
 export type LeadFormValues = z.input<typeof leadFormSchema>;
 
+/** A touch without utm_source gets the spec's default (decision 045). */
+const withDefaultUtmSource = (touch: Touch): Touch => ({ ...touch, utmSource: touch.utmSource ?? DEFAULT_UTM_SOURCE });
+
 /** A guide request as the API accepts it: form fields plus page and campaign data. */
 export const ebookRequestSchema = leadFormSchema
   .extend({
@@ -57,9 +60,15 @@ export const ebookRequestSchema = leadFormSchema
       .max(100, { error: m.text })
       .nullish()
       .transform((value) => value || DEFAULT_SOURCE),
-    /** The visit's last touch (attribution-rules.ts): what brought the visitor most recently. */
+    /**
+     * The visit's last touch (attribution-rules.ts): what brought the visitor most recently;
+     * utmSource DEFAULT_UTM_SOURCE when it has none.
+     */
     ...touchShape,
-    /** The visit's first landing; without it (a form sent without JavaScript), the last touch. */
+    /**
+     * The visit's first landing, with the same default; without it (a form sent without
+     * JavaScript), the last touch.
+     */
     firstTouch: touchSchema.nullish(),
     /** Path of the page the form was sent from, e.g. /trading-svizzera. */
     landingPath: safeText(m.text)
@@ -72,9 +81,11 @@ export const ebookRequestSchema = leadFormSchema
   })
   .superRefine(checkHeroVariant((request) => request.landingPath))
   .transform(({ telefono, marketingConsent, firstTouch, ...rest }) => {
+    const lastTouch = withDefaultUtmSource(pickTouch(rest));
     return {
       ...rest,
-      firstTouch: firstTouch ?? pickTouch(rest),
+      ...lastTouch,
+      firstTouch: firstTouch ? withDefaultUtmSource(firstTouch) : lastTouch,
       telefono: telefono.e164,
       country: telefono.country,
       marketingConsent: marketingConsent ?? false,

@@ -1,10 +1,12 @@
-import { DIRECT_SOURCE, OPERATOR_TIME_ZONE } from '../analytics-rules';
+import { OPERATOR_TIME_ZONE } from '../analytics-rules';
+import { campaignSourceSql } from './campaign-source-sql';
 
 /**
  * What splits the funnel beside the day and the landing page: the campaign of the landing
  * (its five UTM fields) and the hero variant it showed (decision 041). A landing without
- * utm_source counts as DIRECT_SOURCE; any other field it lacks as ''. The rollup stores
- * these columns in this order.
+ * utm_source (or with the leads' default, 'direct') counts as DIRECT_SOURCE, like its lead
+ * (campaign-source-sql.ts); any other field it lacks as ''. The rollup stores these columns
+ * in this order.
  */
 export const FUNNEL_SPLIT_COLUMNS = [
   'utm_source',
@@ -17,7 +19,7 @@ export const FUNNEL_SPLIT_COLUMNS = [
 export type FunnelSplitColumn = (typeof FUNNEL_SPLIT_COLUMNS)[number];
 
 const splitOf = (column: FunnelSplitColumn, index: number) =>
-  `coalesce(split[${index + 1}], '${column === 'utm_source' ? DIRECT_SOURCE : ''}') AS ${column}`;
+  `${column === 'utm_source' ? campaignSourceSql(`split[${index + 1}]`) : `coalesce(split[${index + 1}], '')`} AS ${column}`;
 
 /**
  * The funnel of the sessions that landed in [:from, :to), per Italian day, landing page,
@@ -64,5 +66,7 @@ export const FUNNEL_BY_DAY_SQL = `
     count(*) FILTER (WHERE form_submit)::int AS form_submit,
     count(*) FILTER (WHERE success)::int AS success
   FROM sessions
-  GROUP BY day, landing_path, split
+  -- By the split as output (named columns, not sessions' split): landings without
+  -- utm_source and with 'direct' are one row.
+  GROUP BY day, landing_path, ${FUNNEL_SPLIT_COLUMNS.join(', ')}
 `;

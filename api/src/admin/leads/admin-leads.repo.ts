@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { OPERATOR_TIME_ZONE } from '@guida/shared/analytics-rules';
+import { DIRECT_SOURCE, OPERATOR_TIME_ZONE } from '@guida/shared/analytics-rules';
 import {
   ATTRIBUTION_COLUMNS,
   CLICK_ID_FIELDS,
@@ -8,6 +8,7 @@ import {
   touchOfRow,
 } from '@guida/shared/attribution-rules';
 import type { LeadDetail, LeadFilters, LeadOrder, LeadSummary } from '@guida/shared/schemas/admin';
+import { campaignSourceFilter, isDirectSource, isDirectSourceSql } from '@guida/shared/server/campaign-source-sql';
 
 
 const SUMMARY_COLUMNS = [
@@ -45,23 +46,37 @@ interface SummaryRow {
   crm_status: string | null;
 }
 
-export const toSummary = (row: SummaryRow): LeadSummary => ({
-  id: row.id,
-  createdAt: row.created_at.toISOString(),
-  nome: row.nome,
-  cognome: row.cognome,
-  email: row.email,
-  telefono: row.telefono,
-  country: row.country,
-  ebookType: row.ebook_type,
-  source: row.source,
-  landingPath: row.landing_path,
-  heroVariant: row.hero_variant,
-  ...touchOfRow(row),
-  firstTouch: touchOfRow(row, FIRST_TOUCH_PREFIX),
-  smsStatus: row.sms_status,
-  crmStatus: row.crm_status,
-});
+const FIRST_UTM_SOURCE = `${FIRST_TOUCH_PREFIX}${TOUCH_COLUMNS.utmSource}`;
+const shownSource = (value: unknown) => (typeof value === 'string' && !isDirectSource(value) ? value : null);
+
+/**
+ * A lead without campaign reads the same whether stored before the default (NULL) or with
+ * it ('direct'): no utm_source, in the list, the detail and the CSV, for both touches.
+ */
+function withDirectAsNone<T extends SummaryRow>(row: T): T {
+  return { ...row, utm_source: shownSource(row.utm_source), [FIRST_UTM_SOURCE]: shownSource(row[FIRST_UTM_SOURCE]) };
+}
+
+export function toSummary(stored: SummaryRow): LeadSummary {
+  const row = withDirectAsNone(stored);
+  return {
+    id: row.id,
+    createdAt: row.created_at.toISOString(),
+    nome: row.nome,
+    cognome: row.cognome,
+    email: row.email,
+    telefono: row.telefono,
+    country: row.country,
+    ebookType: row.ebook_type,
+    source: row.source,
+    landingPath: row.landing_path,
+    heroVariant: row.hero_variant,
+    ...touchOfRow(row),
+    firstTouch: touchOfRow(row, FIRST_TOUCH_PREFIX),
+    smsStatus: row.sms_status,
+    crmStatus: row.crm_status,
+  };
+}
 
 /** Filters on the last touch (the columns named like the parameters). */
 const TEXT_TOUCH_FILTERS = ['utmSource', 'utmMedium', 'utmCampaign', 'utmTerm', 'utmContent', 'referrerHost'] as const;
@@ -96,7 +111,13 @@ function filteredLeads(db: Knex, filters: Partial<LeadFilters>) {
   if (filters.source) query.where('l.source', filters.source);
   for (const field of TEXT_TOUCH_FILTERS) {
     const value = filters[field];
-    if (value) query.where(`l.${TOUCH_COLUMNS[field]}`, value);
+    if (!value) continue;
+    // "(direct)" (or "direct") selects the leads without campaign, stored as NULL or 'direct'.
+    if (field === 'utmSource' && campaignSourceFilter(value) === DIRECT_SOURCE) {
+      query.whereRaw(isDirectSourceSql('l.utm_source'));
+    } else {
+      query.where(`l.${TOUCH_COLUMNS[field]}`, value);
+    }
   }
   if (filters.clickId) query.whereRaw(`${HAS_CLICK_ID} = ?`, [filters.clickId === 'si']);
   if (filters.ebookType) query.where('l.ebook_type', filters.ebookType);
@@ -144,7 +165,7 @@ export function exportPages(db: Knex, filters: LeadFilters, pageSize = 1000) {
     if (lastId !== null) query.where('l.id', '<', lastId);
     const rows = await query;
     if (rows.length > 0) lastId = rows[rows.length - 1]!.id;
-    return rows;
+    return rows.map(withDirectAsNone);
   };
 }
 

@@ -337,3 +337,44 @@ describe('sending again', () => {
     expect(await api.db('crm_deliveries').where({ lead_id: carla.leadId }).first()).toMatchObject({ status: 'sending' });
   });
 });
+
+describe('leads without campaign', () => {
+  it('shows, filters and exports a lead stored with utm_source "direct" like one stored before, without it', async () => {
+    // Last: the other tests count three leads. Carla (NULL) is the lead stored before the default.
+    const dario = await insertLead(api.db, {
+      nome: 'Dario',
+      cognome: 'Bassi',
+      email: 'dario@example.it',
+      created_at: '2026-11-07T10:00:00+01:00',
+      landing_path: '/',
+      utm_source: 'direct',
+      referrer_host: 'www.bing.com',
+      first_utm_source: 'direct',
+      first_referrer_host: 'www.bing.com',
+    });
+    const [shown] = (await list({ from: '2026-11-07' })).items;
+    expect(shown).toMatchObject({
+      id: dario.leadId,
+      ...emptyTouch(),
+      referrerHost: 'www.bing.com',
+      firstTouch: { ...emptyTouch(), referrerHost: 'www.bing.com' },
+    });
+    const detail = await admin.agent.get(`/api/admin/leads/${dario.leadId}`);
+    expect(detail.body.lead).toMatchObject({ utmSource: null, firstTouch: { utmSource: null } });
+
+    // "(direct)", as the funnel and the overview name it, or the stored default.
+    expect(await ids({ utmSource: '(direct)' })).toEqual([dario.leadId, carla.leadId]);
+    expect(await ids({ utmSource: 'direct' })).toEqual([dario.leadId, carla.leadId]);
+    expect(await ids({ utmSource: 'google' })).toEqual([anna.leadId]);
+
+    const csv = await admin.agent.get('/api/admin/leads/export.csv').query({ utmSource: '(direct)' });
+    const rows = csv.text.split('\r\n').filter(Boolean).slice(1);
+    expect(rows.map((row) => Number(row.split(';')[0]))).toEqual([dario.leadId, carla.leadId]);
+    // Dario's cells as Carla's (checked above): empty utm_source in both touches.
+    const columns = csv.text.slice(1).split('\r\n')[0]!.split(';');
+    const cells = rows[0]!.split(';');
+    expect(cells[columns.indexOf('utm_source')]).toBe('');
+    expect(cells[columns.indexOf('first_utm_source')]).toBe('');
+    expect(cells[columns.indexOf('referrer_host')]).toBe('www.bing.com');
+  });
+});

@@ -1,9 +1,10 @@
 import type { Knex } from 'knex';
-import { DIRECT_SOURCE, OPERATOR_TIME_ZONE } from '@guida/shared/analytics-rules';
+import { OPERATOR_TIME_ZONE } from '@guida/shared/analytics-rules';
 import { HERO_EXPERIMENTS } from '@guida/shared/experiments';
 import { CRM_TRANSITIONS, SMS_FAILED_STATUSES, SMS_HELD } from '@guida/shared/deliveries/delivery-statuses';
 import { sqlList } from '@guida/shared/deliveries/delivery-table';
 import type { Overview } from '@guida/shared/schemas/admin';
+import { campaignSourceSql } from '@guida/shared/server/campaign-source-sql';
 import { SMS_PROMISE_SECONDS } from '@guida/shared/server/queue-stats';
 import { SMS_WAIT_STARTED_SQL } from '@guida/shared/server/sms-wait-started-sql';
 import { experimentCounts } from '../experiments/experiment-counts.repo';
@@ -38,6 +39,7 @@ async function leadsByDay(db: Knex, today: string) {
   return { today: sumOfLast(1), last7Days: sumOfLast(7), last30Days: sumOfLast(TREND_DAYS), byDay };
 }
 
+/** One grouping set's row: the columns outside its set are NULL. */
 interface LeadGroupRow {
   landing_path: string | null;
   utm_source: string | null;
@@ -50,20 +52,24 @@ interface LeadGroupRow {
 
 /**
  * Leads and visitors by landing page, by source and by campaign over [from, to). Visitors
- * are the funnel's landings (its daily rollup, decision 016), split like the leads.
+ * are the funnel's landings (its daily rollup, decision 016), split like the leads: a lead
+ * without campaign, stored as NULL or 'direct', is in the funnel's DIRECT_SOURCE bucket.
  */
 async function breakdowns(db: Knex, from: Date, to: Date) {
   const [leadGroups, funnel] = await Promise.all([
     db.raw<{ rows: LeadGroupRow[] }>(
-      `SELECT coalesce(landing_path, '') AS landing_path,
-         coalesce(utm_source, '${DIRECT_SOURCE}') AS utm_source,
-         coalesce(utm_medium, '') AS utm_medium,
-         coalesce(utm_campaign, '') AS utm_campaign,
+      `SELECT landing_path, utm_source, utm_medium, utm_campaign,
          GROUPING(landing_path) = 0 AS by_page,
          GROUPING(utm_medium) = 1 AS by_source,
          count(*)::int AS leads
-       FROM ebook_requests
-       WHERE created_at >= :from AND created_at < :to
+       FROM (
+         SELECT coalesce(landing_path, '') AS landing_path,
+           ${campaignSourceSql('utm_source')} AS utm_source,
+           coalesce(utm_medium, '') AS utm_medium,
+           coalesce(utm_campaign, '') AS utm_campaign
+         FROM ebook_requests
+         WHERE created_at >= :from AND created_at < :to
+       ) l
        GROUP BY GROUPING SETS ((landing_path), (utm_source), (utm_source, utm_medium, utm_campaign))`,
       { from, to },
     ),
@@ -86,9 +92,9 @@ async function breakdowns(db: Knex, from: Date, to: Date) {
     campaign(row.utm_source, row.utm_medium, row.utm_campaign).visitors += row.landing;
   }
   for (const row of leadGroups.rows) {
-    if (row.by_page) page(row.landing_path ?? '').leads += row.leads;
-    else if (row.by_source) source(row.utm_source ?? DIRECT_SOURCE).leads += row.leads;
-    else campaign(row.utm_source ?? DIRECT_SOURCE, row.utm_medium ?? '', row.utm_campaign ?? '').leads += row.leads;
+    if (row.by_page) page(row.landing_path!).leads += row.leads;
+    else if (row.by_source) source(row.utm_source!).leads += row.leads;
+    else campaign(row.utm_source!, row.utm_medium!, row.utm_campaign!).leads += row.leads;
   }
   const mostLeadsFirst = <T extends { leads: number; visitors: number }>(a: T, b: T) =>
     b.leads - a.leads || b.visitors - a.visitors;

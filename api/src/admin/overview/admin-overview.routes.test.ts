@@ -182,6 +182,48 @@ describe('GET /api/admin/overview: leads, trend and conversion', () => {
   });
 });
 
+describe('GET /api/admin/overview: leads and visits without campaign', () => {
+  let api: TestApi;
+  let admin: Awaited<ReturnType<typeof signInAsAdmin>>;
+
+  beforeAll(async () => {
+    api = await createTestApi();
+    admin = await signInAsAdmin(api);
+    const now = Date.now();
+    // Today in Italy, even in the first seconds of the day.
+    const earlier = new Date(Math.max(startOfOperatorDay(operatorDay(new Date(now))).getTime(), now - 2 * SECOND));
+    // Stored before the default (NULL), with it ('direct'), with a medium but no source, and from a campaign.
+    await lead(api.db, { landing_path: '/', created_at: earlier });
+    await lead(api.db, { landing_path: '/', utm_source: 'direct', first_utm_source: 'direct', created_at: earlier });
+    await lead(api.db, { landing_path: '/', utm_source: 'direct', utm_medium: 'email', created_at: earlier });
+    await lead(api.db, { landing_path: '/', utm_source: 'google', created_at: earlier });
+    await api.db('conversion_funnel').insert([
+      landing('n1', '/', earlier),
+      landing('n2', '/', earlier),
+      // An address that says utm_source=direct is no campaign either.
+      landing('n3', '/', earlier, 'direct'),
+      landing('n4', '/', earlier, { utm_source: 'direct', utm_medium: 'email' }),
+      landing('g1', '/', earlier, 'google'),
+    ]);
+  });
+  afterAll(async () => {
+    await api.close();
+  });
+
+  it('counts leads stored as "direct" or NULL with the visits without utm_source, as "(direct)"', async () => {
+    const body = (await admin.agent.get('/api/admin/overview?days=1')).body as Overview;
+    expect(body.bySource).toEqual([
+      { utmSource: '(direct)', visitors: 4, leads: 3 },
+      { utmSource: 'google', visitors: 1, leads: 1 },
+    ]);
+    expect(body.byCampaign).toEqual([
+      { utmSource: '(direct)', utmMedium: '', utmCampaign: '', visitors: 3, leads: 2 },
+      { utmSource: '(direct)', utmMedium: 'email', utmCampaign: '', visitors: 1, leads: 1 },
+      { utmSource: 'google', utmMedium: '', utmCampaign: '', visitors: 1, leads: 1 },
+    ]);
+  });
+});
+
 describe('GET /api/admin/overview: SMS timing, failures, held SMS and the CRM', () => {
   let api: TestApi;
   let admin: Awaited<ReturnType<typeof signInAsAdmin>>;

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
-import { DIRECT_SOURCE, OPERATOR_TIME_ZONE } from '@guida/shared/analytics-rules';
+import { OPERATOR_TIME_ZONE } from '@guida/shared/analytics-rules';
 import { SMS_HANDED_OVER_EVENT } from '@guida/shared/deliveries/delivery-statuses';
 import type { ConsentReport } from '@guida/shared/schemas/admin';
+import { campaignSourceFilter, campaignSourceSql } from '@guida/shared/server/campaign-source-sql';
 import type { FunnelFilter } from './funnel.repo';
 
 export interface TimeToSmsRow {
@@ -29,7 +30,7 @@ export async function timeToSms(db: Knex, filter: FunnelFilter): Promise<TimeToS
       WHERE first_sent.at IS NOT NULL
         AND l.created_at >= :from AND l.created_at < :to
         AND (CAST(:landingPath AS text) IS NULL OR l.landing_path = :landingPath)
-        AND (CAST(:utmSource AS text) IS NULL OR coalesce(l.utm_source, '${DIRECT_SOURCE}') = :utmSource)
+        AND (CAST(:utmSource AS text) IS NULL OR ${campaignSourceSql('l.utm_source')} = :utmSource)
     )
     SELECT day, count(*)::int AS sent,
       round(percentile_cont(0.5) WITHIN GROUP (ORDER BY seconds)::numeric, 1)::float AS p50_seconds,
@@ -42,7 +43,7 @@ export async function timeToSms(db: Knex, filter: FunnelFilter): Promise<TimeToS
       from: filter.from,
       to: filter.to,
       landingPath: filter.landingPath ?? null,
-      utmSource: filter.utmSource ?? null,
+      utmSource: campaignSourceFilter(filter.utmSource) ?? null,
       handedOver: SMS_HANDED_OVER_EVENT,
     },
   );

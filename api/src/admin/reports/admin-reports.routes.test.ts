@@ -10,8 +10,8 @@ let api: TestApi;
 let admin: Awaited<ReturnType<typeof signInAsAdmin>>;
 
 /** A lead of that moment whose SMS was first handed to the provider `seconds` later. */
-async function leadSentAfter(createdAt: string, seconds: number, landingPath = '/') {
-  const lead = await insertLead(api.db, { created_at: createdAt, landing_path: landingPath });
+async function leadSentAfter(createdAt: string, seconds: number, landingPath = '/', utmSource: string | null = null) {
+  const lead = await insertLead(api.db, { created_at: createdAt, landing_path: landingPath, utm_source: utmSource });
   const sms = await api.db('sms_messages').where({ lead_id: lead.leadId }).first();
   const sentAt = new Date(new Date(createdAt).getTime() + seconds * 1000);
   await api.db('sms_events').insert([
@@ -114,6 +114,37 @@ describe('GET /api/admin/funnel', () => {
     }
     expect(await days({ utmSource: 'google', heroVariant: 'c' })).toEqual([]);
     expect(await days({ utmSource: 'google' })).toHaveLength(2);
+  });
+
+  it('counts leads stored as "direct" or NULL, and visits without utm_source, under "(direct)"', async () => {
+    await leadSentAfter('2026-12-02T08:00:00+01:00', 10);
+    await leadSentAfter('2026-12-02T08:00:00+01:00', 30, '/', 'direct');
+    await leadSentAfter('2026-12-02T08:00:00+01:00', 50, '/', 'google');
+    const landing = (session: string, metadata: Record<string, string>) => ({
+      event_id: randomUUID(),
+      session_id: session,
+      step: 'landing',
+      metadata,
+      timestamp: '2026-12-02T07:00:00+01:00',
+    });
+    await api.db('conversion_funnel').insert([
+      landing('d1', { path: '/' }),
+      landing('d2', { path: '/', utm_source: 'direct' }),
+      landing('d3', { path: '/', utm_source: 'google' }),
+    ]);
+    const december = async (query: Record<string, string> = {}) =>
+      (await admin.agent.get('/api/admin/funnel').query({ from: '2026-12-01', to: '2026-12-31', ...query })).body;
+    const none = { utmMedium: '', utmCampaign: '', utmTerm: '', utmContent: '', heroVariant: '' };
+    const counts = { landing: 2, formView: 0, formStart: 0, formSubmit: 0, success: 0 };
+    const direct = {
+      days: [{ day: '2026-12-02', landingPath: '/', utmSource: '(direct)', ...none, ...counts }],
+      // 10 and 30 s: median 20 s, p95 29 s.
+      timeToSms: [{ day: '2026-12-02', sent: 2, p50Seconds: 20, p95Seconds: 29 }],
+    };
+    expect(await december({ utmSource: '(direct)' })).toMatchObject(direct);
+    expect(await december({ utmSource: 'direct' })).toMatchObject(direct);
+    expect((await december()).days.map((row: { utmSource: string }) => row.utmSource)).toEqual(['(direct)', 'google']);
+    expect((await december({ utmSource: 'google' })).timeToSms).toEqual([{ day: '2026-12-02', sent: 1, p50Seconds: 50, p95Seconds: 50 }]);
   });
 
   it('refuses a malformed day with an Italian message', async () => {

@@ -31,6 +31,8 @@ beforeAll(async () => {
   await funnelSession('s2', '/', 'google', ['landing', 'form_view', 'form_start']);
   await funnelSession('s3', '/', 'google', ['landing']);
   await funnelSession('s4', '/', null, ['landing', 'form_view']);
+  // utm_source=direct in the address: no campaign, like s4 (and like a lead stored as 'direct').
+  await funnelSession('s10', '/', 'direct', ['landing', 'form_view', 'form_start']);
   await funnelSession('s5', '/trading-old', 'facebook', ['landing', 'form_view', 'form_start', 'form_submit', 'success']);
   const adB = { utm_source: 'google', utm_medium: 'cpc', utm_campaign: 'autunno', utm_term: 'guida', utm_content: 'annuncio-b', hero_variant: 'b' };
   await funnelSession('s7', '/trading-automatico', adB, ['landing', 'form_view', 'form_start', 'form_submit', 'success']);
@@ -63,7 +65,7 @@ describe('funnel queries', () => {
   it('count the sessions at each step per day, page, campaign and hero variant', async () => {
     const campaign = { utm_source: 'google', utm_medium: 'cpc', utm_campaign: 'autunno', utm_term: 'guida', utm_content: 'annuncio-b' };
     expect(await funnelByDay(database.db, window)).toEqual([
-      { day, landing_path: '/', utm_source: '(direct)', ...NO_SPLIT, landing: 1, form_view: 1, form_start: 0, form_submit: 0, success: 0 },
+      { day, landing_path: '/', utm_source: '(direct)', ...NO_SPLIT, landing: 2, form_view: 2, form_start: 1, form_submit: 0, success: 0 },
       { day, landing_path: '/', utm_source: 'google', ...NO_SPLIT, landing: 3, form_view: 2, form_start: 2, form_submit: 1, success: 1 },
       { day, landing_path: '/trading-automatico', ...campaign, hero_variant: 'b', landing: 2, form_view: 1, form_start: 1, form_submit: 1, success: 1 },
       { day, landing_path: '/trading-automatico', ...campaign, hero_variant: 'c', landing: 1, form_view: 1, form_start: 0, form_submit: 0, success: 0 },
@@ -71,6 +73,8 @@ describe('funnel queries', () => {
     ]);
     expect(await funnelByDay(database.db, { ...window, utmSource: 'facebook' })).toHaveLength(1);
     expect(await funnelByDay(database.db, { ...window, landingPath: '/', utmSource: '(direct)' })).toHaveLength(1);
+    // The stored default selects the same bucket.
+    expect(await funnelByDay(database.db, { ...window, utmSource: 'direct' })).toMatchObject([{ utm_source: '(direct)', landing: 2 }]);
     expect(await funnelByDay(database.db, { ...window, utmCampaign: 'autunno' })).toHaveLength(2);
     expect(await funnelByDay(database.db, { ...window, utmMedium: 'cpc', utmTerm: 'guida', utmContent: 'annuncio-b' })).toHaveLength(2);
     expect(await funnelByDay(database.db, { ...window, heroVariant: 'c' })).toMatchObject([{ hero_variant: 'c', landing: 1 }]);

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { campaignSourceFilter } from '@guida/shared/server/campaign-source-sql';
 import { FUNNEL_BY_DAY_SQL, FUNNEL_SPLIT_COLUMNS, type FunnelSplitColumn } from '@guida/shared/server/funnel-by-day-sql';
 import { addDays, operatorDay, startOfOperatorDay } from './report-range';
 
@@ -34,8 +35,10 @@ const FUNNEL_COLUMNS = `to_char(day, 'YYYY-MM-DD') AS day, landing_path, ${FUNNE
     landing, form_view, form_start, form_submit, success`;
 const ORDER = `day, landing_path, ${FUNNEL_SPLIT_COLUMNS.join(', ')}`;
 
-const filterBindings = (filter: FunnelFilter) =>
-  Object.fromEntries(FILTER_NAMES.map((name) => [name, filter[name] ?? null]));
+const filterBindings = (filter: FunnelFilter) => ({
+  ...Object.fromEntries(FILTER_NAMES.map((name) => [name, filter[name] ?? null])),
+  utmSource: campaignSourceFilter(filter.utmSource) ?? null,
+});
 
 /** The funnel of the landings in [from, to), computed from the raw rows. */
 async function funnelFromRawRows(db: Knex, filter: FunnelFilter, from: Date, to: Date) {
