@@ -1,9 +1,6 @@
 import { defineConfig } from 'vitest/config';
-import { PREACT_ALIASES } from './web/tooling/preact-aliases';
 
 export default defineConfig({
-  // Web components are tested with the Preact they ship with (decision 030).
-  resolve: { alias: PREACT_ALIASES },
   test: {
     include: ['{shared,migrations,api,worker,guides,scripts,testing,tests,web}/**/*.test.{ts,tsx}'],
     exclude: ['**/node_modules/**', 'web/build/**'],

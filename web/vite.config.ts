@@ -1,7 +1,6 @@
 import { reactRouter } from '@react-router/dev/vite';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'vite';
-import { PREACT_ALIASES } from './tooling/preact-aliases';
 
 const VENDOR_CHUNK = 'react-vendor';
 
@@ -20,12 +19,6 @@ export default defineConfig(({ command, isSsrBuild }) => {
   if (command === 'build') process.env.NODE_ENV = 'production';
   return {
     plugins: [tailwindcss(), reactRouter()],
-    // Builds run on Preact (decision 030); the dev server keeps React, whose Fast Refresh
-    // React Router's hot reload is made of.
-    resolve: { alias: command === 'build' ? PREACT_ALIASES : [] },
-    // The prerender bundles its packages instead of loading them from node_modules, so that
-    // React Router renders with the same Preact as the pages (and the browser).
-    ssr: command === 'build' ? { noExternal: true } : {},
     server: {
       // Guide sources outside web/ are read at build time (the older page's content preview).
       fs: { allow: ['..'] },
@@ -44,14 +37,14 @@ export default defineConfig(({ command, isSsrBuild }) => {
               // minification, which would drop the comment.
               postBanner: (chunk) => (chunk.name === VENDOR_CHUNK ? '//# allFunctionsCalledOnLoad' : ''),
               codeSplitting: {
-                // The libraries every public page hydrates with (Preact, React Router), in one
+                // The libraries every public page hydrates with (React, React Router), in one
                 // chunk instead of a dozen: fewer requests and module records on the throttled
                 // first load. Only these packages: the lazy ones (Radix, zod, the admin's React
                 // Query) stay in their own chunks.
                 groups: [
                   {
                     name: VENDOR_CHUNK,
-                    test: /node_modules[\\/](preact|react-router|cookie|set-cookie-parser)[\\/]/,
+                    test: /node_modules[\\/](react|react-dom|scheduler|react-router|cookie|set-cookie-parser)[\\/]/,
                   },
                   {
                     // Our code that the public pages import statically, in one chunk too: a

@@ -1,14 +1,10 @@
-import { renderToStringAsync } from 'preact-render-to-string';
 import { renderToReadableStream } from 'react-dom/server';
 import { ServerRouter, type EntryContext } from 'react-router';
-import { adaptReactTreesForPreact } from './lib/preact-adapter';
-
-adaptReactTreesForPreact({ htmlAsFragment: false });
 
 /**
- * Renders every prerendered page at build time (the site has no server rendering): the
- * whole page at once, with the page's data inlined where React Router streams it. Builds
- * render with Preact; the dev server keeps React (decision 030).
+ * Renders every prerendered page at build time (the site has no server rendering) with
+ * React's server renderer: the whole page once everything is ready, the page's data
+ * inlined where React Router streams it, as React documents for static generation.
  */
 export default async function handleRequest(
   request: Request,
@@ -16,16 +12,8 @@ export default async function handleRequest(
   responseHeaders: Headers,
   routerContext: EntryContext,
 ) {
-  const page = <ServerRouter context={routerContext} url={request.url} />;
-  let html: string;
-  if (import.meta.env.DEV) {
-    const stream = await renderToReadableStream(page);
-    await stream.allReady;
-    html = await new Response(stream).text();
-  } else {
-    // preact-render-to-string is typed with Preact's element type; the element is the same.
-    html = `<!DOCTYPE html>${await renderToStringAsync(page as never)}`;
-  }
+  const stream = await renderToReadableStream(<ServerRouter context={routerContext} url={request.url} />);
+  await stream.allReady;
   responseHeaders.set('Content-Type', 'text/html');
-  return new Response(html, { headers: responseHeaders, status: responseStatusCode });
+  return new Response(stream, { headers: responseHeaders, status: responseStatusCode });
 }

@@ -1,21 +1,19 @@
+import { QueryClientProvider } from '@tanstack/react-query';
 import { Suspense, lazy, useEffect, useState } from 'react';
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useLocation, useNavigation } from 'react-router';
 import { FAVICON_HREF } from '@guida/shared/favicon';
 import type { Route } from './+types/root';
 import { Spinner } from './components/ui/spinner';
 import { useToasts } from './components/ui/toast-store';
-import { CookieBanner } from './features/consent/cookie-banner';
-import { CookieConsentProvider, useCookieConsent } from './features/consent/cookie-consent';
-import { recordLanding } from './features/tracking/attribution';
-import { usePageTracking } from './features/tracking/use-page-tracking';
-import { HydrateInOwnTask, whenFullyHydrated } from './lib/hydration-slices';
+import { CookieBanner, CookieConsentProvider, CookieSettingsPanel, useCookieConsent } from './features/consent';
+import { recordLanding, usePageTracking } from './features/tracking';
+import { createQueryClient } from './lib/query-client';
 import { isAdminPage } from './page-paths';
 import './app.css';
 
-// Loaded the first time they are needed: nothing of them is in the prerendered HTML, and
-// their code stays off the first load.
+// Loaded the first time it is needed: nothing of it is in the prerendered HTML, and its
+// code (Radix's toast) stays off the first load.
 const Toaster = lazy(() => import('./components/ui/toaster'));
-const CookieSettingsPanel = lazy(() => import('./features/consent/cookie-settings-panel'));
 
 function OnDemand() {
   const hasToasts = useToasts().length > 0;
@@ -65,11 +63,13 @@ function NavigationSpinner() {
 }
 
 export default function App() {
-  // Lets browser tests (and support staff) tell the interactive page from the static HTML.
+  // One client for the life of the page (React Query's advice for rendered apps): every
+  // page, public or admin, reads and writes through it.
+  const [queryClient] = useState(createQueryClient);
+  // Lets browser tests (and support staff) tell the interactive page from the static HTML:
+  // the root's effects run once the whole first load is hydrated.
   useEffect(() => {
-    whenFullyHydrated(() => {
-      document.documentElement.dataset.hydrated = 'true';
-    });
+    document.documentElement.dataset.hydrated = 'true';
   }, []);
   // The cookie banner, analytics and Google Analytics belong to the public site: an
   // operator at work is not a visitor to ask or to count.
@@ -80,16 +80,14 @@ export default function App() {
   }, []);
   usePageTracking(!inAdmin);
   return (
-    <CookieConsentProvider externalAnalytics={!inAdmin}>
-      <NavigationSpinner />
-      <Outlet />
-      {inAdmin ? null : (
-        <HydrateInOwnTask>
-          <CookieBanner />
-        </HydrateInOwnTask>
-      )}
-      <OnDemand />
-    </CookieConsentProvider>
+    <QueryClientProvider client={queryClient}>
+      <CookieConsentProvider externalAnalytics={!inAdmin}>
+        <NavigationSpinner />
+        <Outlet />
+        {inAdmin ? null : <CookieBanner />}
+        <OnDemand />
+      </CookieConsentProvider>
+    </QueryClientProvider>
   );
 }
 

@@ -105,8 +105,9 @@ describe('A/B experiment on a landing hero', () => {
     await page.getByRole('button', { name: 'Sara Conti' }).first().click();
     await expect.poll(() => page.getByRole('dialog').textContent()).toMatch(new RegExp(`Variante A/B(${visitors.map(({ variant }) => labelOf(variant)).join('|')})`));
     await page.keyboard.press('Escape');
+    // The tab lives in the address: React Router renders the change in a transition.
     await page.getByRole('tab', { name: 'Esperimenti A/B' }).click();
-    expect(await page.getByText(/servono [\d.]+ visitatori per variante/).count()).toBeGreaterThan(0);
+    await expect.poll(() => page.getByText(/servono [\d.]+ visitatori per variante/).count()).toBeGreaterThan(0);
     expect(await axeViolations(page)).toEqual([]);
 
     // By keyboard: the action, then its confirmation (focused when it opens).

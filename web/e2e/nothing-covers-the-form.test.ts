@@ -246,6 +246,8 @@ describe('nothing covers the form', () => {
     await page.clock.install();
     await gotoInteractive(page, `${e2e.site.baseUrl}/trading-old`);
     await cookieBanner(page).waitFor();
+    // The live figures are in (the popup's cycle has started) before the clock jumps.
+    await visitorBox(page).waitFor();
     await countdown(page).waitFor();
     await page.clock.pauseAt(await page.evaluate(() => Date.now() + 11_000));
     await popup(page).waitFor();

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { waitFor } from '@guida/testing/wait-for';
-import { sectionName } from '../app/components/article/article-body';
+import { sectionName } from '../app/components/article-body';
 import { topicPages } from '../app/content/topics';
 import { afterIdleWork } from './idle';
 import { gotoInteractive, openPage, useSiteAndBrowser } from './site-harness';

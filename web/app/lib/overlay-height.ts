@@ -1,5 +1,4 @@
 import { useEffect, useSyncExternalStore, type RefObject } from 'react';
-import { inNextTask } from './next-task';
 
 /** The fixed overlays at the bottom of the screen: the cookie banner, the activity popup on phones. */
 type Overlay = 'cookieBanner' | 'activityPopup';
@@ -7,7 +6,6 @@ type Overlay = 'cookieBanner' | 'activityPopup';
 /** Their heights in px; 0 when absent or not fixed at the current screen size. */
 const heights: Record<Overlay, number> = { cookieBanner: 0, activityPopup: 0 };
 const listeners = new Set<() => void>();
-let publishing = false;
 
 /**
  * Anchors, focus and scrollIntoView bring a field above the overlays (scroll padding), and
@@ -17,7 +15,6 @@ let publishing = false;
  * on a phone (issue 13).
  */
 function publish() {
-  publishing = false;
   const overlays = heights.cookieBanner + heights.activityPopup;
   document.documentElement.style.scrollPaddingBottom = overlays ? `calc(${overlays}px + var(--scroll-gap-bottom))` : '';
   document.body.style.paddingBottom = overlays ? `${overlays}px` : '';
@@ -47,10 +44,7 @@ export function useOverlayHeight(ref: RefObject<HTMLElement | null>, overlay: Ov
       const height = getComputedStyle(element).position === 'fixed' ? element.offsetHeight : 0;
       if (heights[overlay] === height) return;
       heights[overlay] = height;
-      // In a task of its own: the observer calls back inside the frame that laid the
-      // overlay out, and the page's new layout would lengthen that frame's task.
-      if (!publishing) inNextTask(publish);
-      publishing = true;
+      publish();
     };
     // The observer's first call comes with the next frame, once its layout is done: no
     // measuring here, which would force a layout of the page just hydrated.

@@ -1,13 +1,8 @@
-import { AdminQueries } from '../features/admin/admin-queries';
 import { AdminShell } from '../features/admin/admin-shell';
 
 /** Admin dashboard: never prerendered, never in public bundles. */
 export const meta = () => [{ title: 'Dashboard amministratori' }, { name: 'robots', content: 'noindex, nofollow' }];
 
 export default function AdminDashboard() {
-  return (
-    <AdminQueries>
-      <AdminShell />
-    </AdminQueries>
-  );
+  return <AdminShell />;
 }

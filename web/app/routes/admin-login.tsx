@@ -1,13 +1,8 @@
-import { AdminQueries } from '../features/admin/admin-queries';
 import { LoginPage } from '../features/admin/login-page';
 
 /** Admin login: never prerendered, never in public bundles. */
 export const meta = () => [{ title: 'Accesso amministratori' }, { name: 'robots', content: 'noindex, nofollow' }];
 
 export default function AdminLogin() {
-  return (
-    <AdminQueries>
-      <LoginPage />
-    </AdminQueries>
-  );
+  return <LoginPage />;
 }

@@ -1,10 +1,10 @@
 import { data } from 'react-router';
-import { ArticleBody } from '../components/article/article-body';
-import { ArticlePage } from '../components/article/article-page';
-import { GuideRequestSection } from '../components/article/guide-request-section';
+import { ArticleBody } from '../components/article-body';
+import { ArticlePage } from '../layouts/article-page';
+import { GuideRequestSection } from '../layouts/guide-request-section';
 import { cityPages } from '../content/cities';
 import type { ArticleSection, CityPage } from '../content/types';
-import { SocialProof } from '../features/social-proof/social-proof';
+import { SocialProof } from '../features/social-proof';
 import { metaTags } from '../lib/seo';
 import { pageSeo, pathOf } from '../seo.server';
 import type { Route } from './+types/city';

@@ -1,6 +1,6 @@
-import { PublicLayout } from '../components/layout/public-layout';
+import { PublicLayout } from '../layouts/public-layout';
 import { gdprPage } from '../content/gdpr';
-import { GdprRequestForm } from '../features/gdpr-request/gdpr-request-form';
+import { GdprRequestForm } from '../features/gdpr-request';
 import { metaTags } from '../lib/seo';
 import { pageSeo, pathOf } from '../seo.server';
 import { controller } from '../site-config.server';

@@ -1,5 +1,5 @@
-import { LandingPage } from '../components/landing/landing-page';
-import { SocialProof } from '../features/social-proof/social-proof';
+import { LandingPage } from '../layouts/landing-page';
+import { SocialProof } from '../features/social-proof';
 import { investmentLanding } from '../content/landings';
 import { landingForVariant } from '../hero-experiment.server';
 import { metaTags } from '../lib/seo';

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { notFoundPage } from '@guida/shared/messages';
-import { PublicLayout } from '../components/layout/public-layout';
+import { PublicLayout } from '../layouts/public-layout';
 
 /** Any unknown path. Prerendered at /404; the API serves it with HTTP 404. */
 export const meta = () => [{ title: notFoundPage.title }, { name: 'robots', content: 'noindex' }];

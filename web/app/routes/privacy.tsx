@@ -1,5 +1,5 @@
-import { ArticleBody } from '../components/article/article-body';
-import { PublicLayout } from '../components/layout/public-layout';
+import { ArticleBody } from '../components/article-body';
+import { PublicLayout } from '../layouts/public-layout';
 import { privacyPolicy } from '../content/privacy';
 import { metaTags } from '../lib/seo';
 import { pageSeo, pathOf } from '../seo.server';

@@ -1,10 +1,10 @@
 import { useSyncExternalStore } from 'react';
 import { Link, useLocation } from 'react-router';
 import { THANK_YOU_PREFIX_PARAM } from '@guida/shared/lead-rules';
-import { PublicLayout } from '../components/layout/public-layout';
+import { PublicLayout } from '../layouts/public-layout';
 import { thankYouItaly, thankYouNeutral, thankYouSwitzerland, type SmsCopy } from '../content/thank-you';
 import type { ThankYouContent } from '../content/types';
-import { useSiteSettings } from '../features/site-settings/use-site-settings';
+import { useSiteSettings } from '../features/site-settings';
 import { metaTags } from '../lib/seo';
 import { pageSeo, pathOf } from '../seo.server';
 import { buildSmsCopy } from '../site-config.server';

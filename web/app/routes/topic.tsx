@@ -1,9 +1,9 @@
 import { data } from 'react-router';
-import { ArticleBody } from '../components/article/article-body';
-import { ArticlePage } from '../components/article/article-page';
-import { GuideRequestSection } from '../components/article/guide-request-section';
+import { ArticleBody } from '../components/article-body';
+import { ArticlePage } from '../layouts/article-page';
+import { GuideRequestSection } from '../layouts/guide-request-section';
 import { topicPages } from '../content/topics';
-import { SocialProof } from '../features/social-proof/social-proof';
+import { SocialProof } from '../features/social-proof';
 import { metaTags } from '../lib/seo';
 import { pageSeo, pathOf } from '../seo.server';
 import type { Route } from './+types/topic';

@@ -1,8 +1,9 @@
+import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
-import { getJson } from '../../lib/api-client';
 
 /** The field the API reads the solution from (api/src/challenge). */
 export const CHALLENGE_FIELD = 'altcha';
+const STATUS_URL = '/api/challenge/status';
 
 /** The API's `{ message, challengeRequired: true }` answer (428 or 403). */
 export const asksForChallenge = (payload: unknown) =>
@@ -18,6 +19,7 @@ export const asksForChallenge = (payload: unknown) =>
 export function useChallenge(formRef: RefObject<HTMLFormElement | null>) {
   const [round, setRound] = useState(0);
   const [waiting, setWaiting] = useState(false);
+  const [focused, setFocused] = useState(false);
   const solution = useRef<string | null>(null);
   const solving = useRef(false);
   const resend = useRef<(() => void) | null>(null);
@@ -30,17 +32,18 @@ export function useChallenge(formRef: RefObject<HTMLFormElement | null>) {
 
   useEffect(() => {
     const form = formRef.current;
-    const check = () => {
-      getJson<{ required: boolean }>('/api/challenge/status')
-        .then(({ required }) => {
-          if (required && !solving.current && solution.current === null) start();
-        })
-        // The submission's answer asks again if this one got lost.
-        .catch(() => undefined);
-    };
-    form?.addEventListener('focusin', check, { once: true });
-    return () => form?.removeEventListener('focusin', check);
-  }, [formRef, start]);
+    const onFocus = () => setFocused(true);
+    form?.addEventListener('focusin', onFocus, { once: true });
+    return () => form?.removeEventListener('focusin', onFocus);
+  }, [formRef]);
+
+  // Asked when the form is first focused, afresh for each form shown (staleTime 0); a lost
+  // answer is asked again by the submission's.
+  const status = useQuery<{ required: boolean }>({ queryKey: [STATUS_URL], enabled: focused, staleTime: 0 });
+  const required = status.data?.required === true;
+  useEffect(() => {
+    if (required && !solving.current && solution.current === null) start();
+  }, [required, start]);
 
   const take = useCallback((): string | undefined => {
     const taken = solution.current ?? undefined;

@@ -1,10 +1,11 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { useMutation, useQuery, type QueryClient } from '@tanstack/react-query';
+import { createContext, useContext, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { COOKIE_CONSENT_VALIDITY_DAYS, DEFAULT_COOKIE_FLAGS, type CookieFlags } from '@guida/shared/cookie-consent-rules';
 import { isSessionId } from '@guida/shared/session-id';
 import { useAfterHydrationIdle } from '../../lib/after-hydration';
 import { ApiError, apiRequest, getJson } from '../../lib/api-client';
 import { randomId } from '../../lib/random-id';
-import { useSiteSettings } from '../site-settings/use-site-settings';
+import { useSiteSettings } from '../site-settings';
 import { disableGoogleAnalytics, loadGoogleAnalytics } from './google-analytics';
 
 /**
@@ -28,7 +29,7 @@ interface CookieConsentState {
   panelOpen: boolean;
   openPanel(): void;
   closePanel(): void;
-  save(flags: Omit<CookieFlags, 'essential'>): Promise<void>;
+  save(flags: Omit<CookieFlags, 'essential'>): void;
 }
 
 const CookieConsentContext = createContext<CookieConsentState | null>(null);
@@ -70,10 +71,33 @@ function parseStored(raw: string | null): StoredChoice | null {
   }
 }
 
+/** What the server knows of a stored choice. */
 interface ServerAnswer {
-  id: string;
   status: Exclude<Status, 'checking'>;
   flags: CookieFlags;
+}
+
+const consentUrl = (id: string) => `/api/cookie-consent/${id}`;
+
+/**
+ * The spec's reading of the server's answer: 404 or no answer shows the banner, other
+ * errors keep it hidden with the defaults. The flags are checked with the shared schema,
+ * loaded here rather than with the page (it would bring zod to every first load).
+ */
+async function readServerChoice(url: string): Promise<ServerAnswer> {
+  try {
+    const [flags, { parseCookieFlags }] = await Promise.all([getJson<unknown>(url), import('./parse-cookie-flags')]);
+    return { status: 'decided', flags: parseCookieFlags(flags) };
+  } catch (error) {
+    const hidden = error instanceof ApiError && error.status !== 404;
+    return { status: hidden ? 'decided' : 'banner', flags: DEFAULT_COOKIE_FLAGS };
+  }
+}
+
+async function saveChoice(id: string, flags: CookieFlags, client: QueryClient) {
+  await apiRequest('POST', '/api/cookie-consent', { sessionId: id, ...flags });
+  client.setQueryData<ServerAnswer>([consentUrl(id)], { status: 'decided', flags });
+  writeStored({ id, savedAt: Date.now(), flags });
 }
 
 export function CookieConsentProvider({
@@ -85,56 +109,28 @@ export function CookieConsentProvider({
   externalAnalytics: boolean;
 }) {
   // undefined while prerendered, hydrating and until the page is idle: nothing is known
-  // yet. Reading the choice during hydration would make React re-render synchronously
-  // right after it, in the same long task.
+  // yet, and the first requests wait for the page to be interactive.
   const idle = useAfterHydrationIdle();
   const raw = useSyncExternalStore(subscribe, idle ? readRaw : readNothing, readNothing);
   const stored = useMemo(() => (raw === undefined ? undefined : parseStored(raw)), [raw]);
-  const [answer, setAnswer] = useState<ServerAnswer | null>(null);
   const [panelOpen, setPanelOpen] = useState(false);
 
-  // Asks the server for this visitor's choice (spec): 404 or no answer shows the banner,
-  // other errors keep it hidden with the defaults. The answer is checked with the shared
-  // schema, loaded here rather than with the page (it would bring zod to every first load).
-  const storedId = stored?.id;
-  useEffect(() => {
-    if (!storedId) return;
-    let cancelled = false;
-    Promise.all([getJson<unknown>(`/api/cookie-consent/${storedId}`), import('./parse-cookie-flags')])
-      .then(([flags, { parseCookieFlags }]) => {
-        if (!cancelled) setAnswer({ id: storedId, status: 'decided', flags: parseCookieFlags(flags) });
-      })
-      .catch((error: unknown) => {
-        if (cancelled) return;
-        const hidden = error instanceof ApiError && error.status !== 404;
-        setAnswer({ id: storedId, status: hidden ? 'decided' : 'banner', flags: DEFAULT_COOKIE_FLAGS });
-      });
-    return () => {
-      cancelled = true;
-    };
-  }, [storedId]);
+  const url = stored ? consentUrl(stored.id) : null;
+  const server = useQuery({
+    queryKey: [url],
+    queryFn: () => readServerChoice(url!),
+    enabled: url !== null,
+  });
+  const saving = useMutation({
+    mutationFn: (flags: CookieFlags, { client }) => saveChoice(stored?.id ?? randomId(), flags, client),
+    onSuccess: () => setPanelOpen(false),
+    // Spec: a failed save keeps the banner and shows nothing to the visitor.
+    onError: (error) => console.error('Error saving cookie consent:', error),
+  });
 
-  const known = stored && answer?.id === stored.id ? answer : null;
-  const status: Status = stored === undefined ? 'checking' : stored === null ? 'banner' : (known?.status ?? 'checking');
-  const flags = known?.flags ?? DEFAULT_COOKIE_FLAGS;
-
-  const save = useCallback(
-    async (choice: Omit<CookieFlags, 'essential'>) => {
-      const id = stored?.id ?? randomId();
-      const next: CookieFlags = { essential: true, ...choice };
-      try {
-        await apiRequest('POST', '/api/cookie-consent', { sessionId: id, ...next });
-      } catch (error) {
-        // Spec: a failed save keeps the banner and shows nothing to the visitor.
-        console.error('Error saving cookie consent:', error);
-        return;
-      }
-      setAnswer({ id, status: 'decided', flags: next });
-      setPanelOpen(false);
-      writeStored({ id, savedAt: Date.now(), flags: next });
-    },
-    [stored],
-  );
+  const status: Status = stored === undefined ? 'checking' : stored === null ? 'banner' : (server.data?.status ?? 'checking');
+  const flags = (stored && server.data?.flags) || DEFAULT_COOKIE_FLAGS;
+  const { mutate } = saving;
 
   const value = useMemo<CookieConsentState>(
     () => ({
@@ -143,9 +139,9 @@ export function CookieConsentProvider({
       panelOpen,
       openPanel: () => setPanelOpen(true),
       closePanel: () => setPanelOpen(false),
-      save,
+      save: (choice) => mutate({ essential: true, ...choice }),
     }),
-    [status, flags, panelOpen, save],
+    [status, flags, panelOpen, mutate],
   );
   return (
     <CookieConsentContext.Provider value={value}>

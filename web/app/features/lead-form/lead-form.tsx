@@ -1,28 +1,26 @@
-import { useId, useRef } from 'react';
+import { useRef } from 'react';
+import { useForm, type Resolver } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { HONEYPOT_FIELD, isSwissPath, thankYouPathFor, type EbookType } from '@guida/shared/lead-rules';
-import { challengeMessages, formMessages, privacyConsentText } from '@guida/shared/messages';
-import type { EbookRequestInput, LeadFormValues } from '@guida/shared/schemas/lead';
+import { challengeMessages, formMessages, marketingConsentText, privacyConsentText } from '@guida/shared/messages';
+import type { EbookRequestInput, leadFormSchema, LeadFormValues } from '@guida/shared/schemas/lead';
+import type { z } from 'zod';
+import { Checkbox, Field, FormAlert, SubmitButton } from '../../components/ui/form';
 import { InfoToggletip } from '../../components/ui/info-toggletip';
 import { toast } from '../../components/ui/toast-store';
-import { ApiError, apiRequest } from '../../lib/api-client';
 import { useLoadOnFirstFocus } from '../../lib/load-on-first-focus';
-import { useSubmission } from '../../lib/use-submission';
-import { useValidatedForm, type FieldRegistration } from '../../lib/validated-form';
-import { ChallengeSlot } from '../challenge/challenge-slot';
-import { asksForChallenge, CHALLENGE_FIELD, useChallenge } from '../challenge/use-challenge';
-import { trackGaEvent } from '../consent/google-analytics';
-import { visitAttribution } from '../tracking/attribution';
-import { useFormTracking } from '../tracking/use-form-tracking';
-import { MarketingConsentField, marketingConsentOf } from './marketing-consent-field';
+import { ChallengeSlot, useChallengedSubmission } from '../challenge';
+import { trackGaEvent } from '../consent';
+import { useFormTracking, visitAttribution } from '../tracking';
 
-type Values = { nome: string; cognome: string; email: string; telefono: string; gdprConsent: boolean };
-type Parsed = Omit<LeadFormValues, 'telefono'> & { telefono: { e164: string; country: 'IT' | 'CH' } };
+/** What the fields hold: the consents are plain checkboxes (false until ticked). */
+type Values = Omit<LeadFormValues, 'gdprConsent' | 'marketingConsent'> & { gdprConsent: boolean; marketingConsent: boolean };
+type Parsed = z.output<typeof leadFormSchema>;
 
-const loadValidation = () => import('./lead-form-validation');
-
-/** The shared schema, loaded when first needed (see lead-form-validation.ts). */
-const validate = async (values: Values) => (await loadValidation()).validateLeadForm(values);
+const loadSchema = () => import('./lead-form-schema');
+/** The shared schema's resolver, loaded when first needed (lead-form-schema.ts). */
+const resolver: Resolver<Values, unknown, Parsed> = async (values, context, options) =>
+  (await loadSchema()).leadFormResolver(values as never, context, options as never);
 
 export interface LeadFormProps {
   /** Newer pages send guide type and source; every page sends the visit's campaign. */
@@ -36,8 +34,6 @@ export interface LeadFormProps {
   submitLabel: string;
 }
 
-const FIELD_IDS: (keyof Values)[] = ['nome', 'cognome', 'email', 'telefono', 'gdprConsent'];
-
 /** The visit's attribution as the API takes it: the last touch's fields, and the first touch. */
 function campaign() {
   const { first, last } = visitAttribution();
@@ -46,52 +42,39 @@ function campaign() {
 
 /**
  * The guide request form. Without JavaScript it is a plain POST to the API (which answers
- * 303 to the thank-you page); with JavaScript it validates with the shared schema and
- * sends JSON.
+ * 303 to the thank-you page); with JavaScript react-hook-form validates it with the shared
+ * schema (nothing before the first submit, then each field as it changes, the first invalid
+ * field focused) and a mutation sends it as JSON.
  */
 export function LeadForm({ variant, ebookType, landingPath, heroVariant, title, subtitle, submitLabel }: LeadFormProps) {
   const navigate = useNavigate();
-  const formId = useId();
   const formRef = useRef<HTMLFormElement>(null);
   const tracking = useFormTracking(formRef, landingPath, heroVariant);
-  useLoadOnFirstFocus(formRef, loadValidation);
-  const challenge = useChallenge(formRef);
-  /** A submission refused for want of a challenge is sent again once, when it is solved. */
-  const resent = useRef(false);
+  useLoadOnFirstFocus(formRef, loadSchema);
+  // No default values: registering a field then reads what the prerendered input already
+  // holds (typed or autofilled before the page was interactive) instead of clearing it.
   const {
     register,
     handleSubmit,
     setError,
     formState: { errors },
-  } = useValidatedForm<Values, Parsed>(validate);
+  } = useForm<Values, unknown, Parsed>({ resolver });
   const fallbackError = variant === 'older' ? formMessages.errorFallbackOlderPage : formMessages.errorFallbackNewerPages;
 
-  const submission = useSubmission({
-    send: async (payload: EbookRequestInput & Record<string, unknown>) => {
-      const solution = challenge.take();
-      const body = solution ? { ...payload, [CHALLENGE_FIELD]: solution } : payload;
-      const answer: unknown = await (await apiRequest('POST', '/api/ebook-request', body)).json();
-      return (await loadValidation()).parseCreated(answer);
-    },
+  const { challenge, submit, busy, failure } = useChallengedSubmission<EbookRequestInput & Record<string, unknown>, { redirectTo: string }>(formRef, {
+    url: '/api/ebook-request',
+    parse: async (answer) => (await loadSchema()).parseCreated(answer),
     onSuccess: (created, payload) => {
       tracking.succeeded();
       trackGaEvent('generate_lead', { category: 'lead', label: ebookType ?? 'general' });
       toast({ title: 'Richiesta inviata', description: 'Ti stiamo inviando il link via SMS.' });
       void navigate(created.redirectTo || thankYouPathFor(payload.telefono, landingPath));
     },
-    onError: (error, payload) => {
-      const answer = error instanceof ApiError ? error.payload : null;
-      if (asksForChallenge(answer) && !resent.current) {
-        resent.current = true;
-        challenge.require(() => submission.send(payload));
-        return;
-      }
-      if (asksForChallenge(answer)) challenge.require(null);
+    onError: (answer) => {
       for (const [field, message] of Object.entries(answer?.errors ?? {})) {
-        if ((FIELD_IDS as string[]).includes(field)) setError(field as keyof Values, { message });
+        if (field in FIELD_NAMES) setError(field as keyof Values, { message });
       }
-      const message = answer?.message ?? fallbackError;
-      toast({ title: formMessages.errorTitle, description: message, variant: 'destructive' });
+      toast({ title: formMessages.errorTitle, description: answer?.message ?? fallbackError, variant: 'destructive' });
       tracking.failed(answer?.message ?? formMessages.errorAnalyticsFallback);
     },
   });
@@ -105,23 +88,15 @@ export function LeadForm({ variant, ebookType, landingPath, heroVariant, title, 
       email: values.email,
       telefono: values.telefono.e164,
       gdprConsent: true as const,
-      marketingConsent: marketingConsentOf(form),
+      marketingConsent: values.marketingConsent === true,
       landingPath,
       ...(heroVariant ? { heroVariant } : {}),
       [HONEYPOT_FIELD]: honeypot,
       ...campaign(),
     };
     tracking.submitted();
-    resent.current = false;
-    submission.send(
-      variant === 'older' ? personal : { ...personal, ebookType, source: 'landing-page' },
-    );
+    submit(variant === 'older' ? personal : { ...personal, ebookType, source: 'landing-page' });
   };
-
-  const failure =
-    submission.error && !challenge.waiting
-      ? ((submission.error instanceof ApiError ? submission.error.payload?.message : undefined) ?? fallbackError)
-      : null;
 
   return (
     <form
@@ -130,23 +105,19 @@ export function LeadForm({ variant, ebookType, landingPath, heroVariant, title, 
       method="post"
       action="/api/ebook-request"
       noValidate={variant === 'newer'}
-      aria-labelledby={`${formId}-title`}
+      aria-labelledby="richiedi-guida-titolo"
       onSubmit={(event) => {
         tracking.attempted();
         void handleSubmit(onValid, (invalid) => {
           if (variant === 'newer' && invalid.gdprConsent) {
-            toast({
-              title: formMessages.consentRequiredTitle,
-              description: formMessages.consentRequiredText,
-              variant: 'destructive',
-            });
+            toast({ title: formMessages.consentRequiredTitle, description: formMessages.consentRequiredText, variant: 'destructive' });
           }
         })(event);
       }}
       className="flex flex-col gap-4 rounded-2xl bg-white p-6 text-slate-900 shadow-xl ring-1 ring-slate-200"
     >
       <div>
-        <h2 id={`${formId}-title`} className="text-xl font-bold">
+        <h2 id="richiedi-guida-titolo" className="text-xl font-bold">
           {title}
         </h2>
         <p className="mt-1 text-sm text-slate-700">{subtitle}</p>
@@ -166,124 +137,53 @@ export function LeadForm({ variant, ebookType, landingPath, heroVariant, title, 
         </label>
       </div>
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field id={`${formId}-nome`} label="Nome" error={errors.nome?.message} registration={register('nome')} autoComplete="given-name" />
-        <Field
-          id={`${formId}-cognome`}
-          label="Cognome"
-          error={errors.cognome?.message}
-          registration={register('cognome')}
-          autoComplete="family-name"
-        />
+        <Field label="Nome" autoComplete="given-name" error={errors.nome?.message} {...register('nome')} />
+        <Field label="Cognome" autoComplete="family-name" error={errors.cognome?.message} {...register('cognome')} />
       </div>
+      <Field label="Email" type="email" autoComplete="email" inputMode="email" error={errors.email?.message} {...register('email')} />
       <Field
-        id={`${formId}-email`}
-        label="Email"
-        type="email"
-        error={errors.email?.message}
-        registration={register('email')}
-        autoComplete="email"
-        inputMode="email"
-      />
-      <Field
-        id={`${formId}-telefono`}
         label="Cellulare"
         type="tel"
         placeholder={isSwissPath(landingPath) ? '+41 79 123 45 67' : '+39 347 123 4567'}
-        error={errors.telefono?.message}
-        registration={register('telefono')}
         autoComplete="tel"
         inputMode="tel"
-        hint={
+        error={errors.telefono?.message}
+        aside={
           <InfoToggletip label="Perché il cellulare?">
             Ti inviamo il link personale per scaricare la guida via SMS. Accettiamo cellulari italiani (+39) e
             svizzeri (+41).
           </InfoToggletip>
         }
+        {...register('telefono')}
       />
-      <div>
-        <div className="flex items-start gap-3">
-          <input
-            id={`${formId}-consent`}
-            type="checkbox"
-            required={variant === 'older'}
-            aria-invalid={errors.gdprConsent ? true : undefined}
-            aria-describedby={errors.gdprConsent ? `${formId}-consent-error` : undefined}
-            className="mt-1 h-5 w-5 shrink-0 accent-emerald-700"
-            {...register('gdprConsent')}
-          />
-          <label htmlFor={`${formId}-consent`} className="text-sm text-slate-700">
+      <Checkbox
+        label={
+          <>
             {privacyConsentText}{' '}
             <a href="/privacy" className="font-medium text-emerald-800 underline">
               Informativa sulla privacy
             </a>
-          </label>
-        </div>
-        {errors.gdprConsent?.message ? (
-          <p id={`${formId}-consent-error`} className="mt-1 text-sm font-medium text-red-700">
-            {errors.gdprConsent.message}
-          </p>
-        ) : null}
-      </div>
-      <MarketingConsentField id={`${formId}-marketing`} />
+          </>
+        }
+        required={variant === 'older'}
+        error={errors.gdprConsent?.message}
+        {...register('gdprConsent')}
+      />
+      {/* Optional, unticked, separate from the privacy consent: never needed to get the guide. */}
+      <Checkbox label={marketingConsentText} {...register('marketingConsent')} />
       <ChallengeSlot challenge={challenge} />
-      {failure ? (
-        <p role="alert" className="rounded-md bg-red-50 p-3 text-sm font-medium text-red-800">
-          {failure}
-        </p>
-      ) : null}
-      <button
-        type="submit"
-        disabled={submission.isPending || challenge.waiting}
-        className="btn-primary w-full py-3 text-base"
+      {failure !== undefined ? <FormAlert>{failure ?? fallbackError}</FormAlert> : null}
+      <SubmitButton
+        pending={busy}
+        pendingLabel={challenge.waiting ? challengeMessages.verifying : formMessages.submitting}
+        className="w-full py-3 text-base"
       >
-        {challenge.waiting
-          ? challengeMessages.verifying
-          : submission.isPending
-            ? formMessages.submitting
-            : submitLabel}
-      </button>
+        {submitLabel}
+      </SubmitButton>
       <p className="text-xs text-slate-600">Gratis, senza impegno. Il link arriva via SMS entro 2 minuti.</p>
     </form>
   );
 }
 
-interface FieldProps {
-  id: string;
-  label: string;
-  type?: 'text' | 'email' | 'tel';
-  placeholder?: string;
-  autoComplete: string;
-  inputMode?: 'email' | 'tel';
-  error: string | undefined;
-  registration: FieldRegistration;
-  hint?: React.ReactNode;
-}
-
-function Field({ id, label, type = 'text', placeholder, autoComplete, inputMode, error, registration, hint }: FieldProps) {
-  return (
-    <div>
-      <div className="mb-1 flex flex-wrap items-center gap-2">
-        <label htmlFor={id} className="text-sm font-medium text-slate-800">
-          {label}
-        </label>
-        {hint}
-      </div>
-      <input
-        id={id}
-        type={type}
-        placeholder={placeholder}
-        autoComplete={autoComplete}
-        inputMode={inputMode}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-        className="w-full rounded-md border border-slate-400 px-3 py-2 text-base text-slate-900 placeholder:text-slate-500 focus:border-emerald-700 focus:outline-none focus:ring-2 focus:ring-emerald-700/40 aria-[invalid=true]:border-red-700"
-        {...registration}
-      />
-      {error ? (
-        <p id={`${id}-error`} className="mt-1 text-sm font-medium text-red-700">
-          {error}
-        </p>
-      ) : null}
-    </div>
-  );
-}
+/** The fields a server message can be shown under. */
+const FIELD_NAMES: Record<keyof Values, true> = { nome: true, cognome: true, email: true, telefono: true, gdprConsent: true, marketingConsent: true };

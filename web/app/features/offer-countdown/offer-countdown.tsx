@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { CloseButton } from '../../components/ui/close-button';
-import { useSiteSettings } from '../site-settings/use-site-settings';
+import { useSiteSettings } from '../site-settings';
 
 /** Below this many seconds the countdown turns urgent (spec). */
 export const URGENT_BELOW_SECONDS = 300;

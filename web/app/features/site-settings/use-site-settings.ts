@@ -1,7 +1,7 @@
+import { useQuery } from '@tanstack/react-query';
 import type { SiteSettings } from '@guida/shared/schemas/site-settings';
-import { useSharedJson } from '../../lib/use-shared-json';
 
-/** Runtime settings of the public site (GA id, real offer deadline, free places). */
+/** Runtime settings of the public site (GA id, real offer deadline, free places), read once per page life. */
 export function useSiteSettings() {
-  return useSharedJson<SiteSettings>('/api/site-settings');
+  return useQuery<SiteSettings>({ queryKey: ['/api/site-settings'] });
 }

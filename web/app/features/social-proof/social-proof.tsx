@@ -1,4 +1,4 @@
-import { InWidgetSlot } from '../../components/layout/widget-slot';
+import { InWidgetSlot } from '../../components/widget-slot';
 import { AfterHydrationIdle } from '../../lib/after-hydration';
 import { ActivityPopup } from './activity-popup';
 import { useLiveStats } from './use-live-stats';

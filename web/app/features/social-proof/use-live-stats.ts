@@ -1,7 +1,10 @@
+import { useQuery } from '@tanstack/react-query';
 import type { LiveStats } from '@guida/shared/schemas/analytics';
-import { useSharedJson } from '../../lib/use-shared-json';
 
-/** The real figures behind the widgets, refreshed every 30 s while the page is open. */
+/** How often the figures are read again while the page is visible (React Query pauses hidden tabs). */
+const REFRESH_MS = 30_000;
+
+/** The real figures behind the widgets of a page: one request however many widgets show them. */
 export function useLiveStats(path: string) {
-  return useSharedJson<LiveStats>(`/api/live-stats?path=${encodeURIComponent(path)}`, 30_000);
+  return useQuery<LiveStats>({ queryKey: [`/api/live-stats?path=${encodeURIComponent(path)}`], refetchInterval: REFRESH_MS });
 }

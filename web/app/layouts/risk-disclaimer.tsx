@@ -1,4 +1,4 @@
-import { StaticHtml } from '../ui/static-html';
+import { StaticHtml } from '../components/ui/static-html';
 
 /** The disclaimer section of every landing page: CFD risk, not financial advice. */
 export function RiskDisclaimer({ title, paragraphs }: { title: string; paragraphs: string[] }) {

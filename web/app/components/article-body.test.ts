@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ANALYTICS_TEXT_LIMITS } from '@guida/shared/analytics-rules';
-import { topicPages } from '../../content/topics';
+import { topicPages } from '../content/topics';
 import { sectionName } from './article-body';
 
 describe('the names of an article\'s chapters in analytics', () => {

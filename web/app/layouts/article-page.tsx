@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
-import { PublicLayout } from '../layout/public-layout';
-import { RiskDisclaimer } from '../layout/risk-disclaimer';
+import { PublicLayout } from './public-layout';
+import { RiskDisclaimer } from './risk-disclaimer';
 
 export const ARTICLE_DISCLAIMER = {
   title: 'Avvertenze sui rischi',

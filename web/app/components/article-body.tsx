@@ -1,5 +1,5 @@
 import { ANALYTICS_TEXT_LIMITS } from '@guida/shared/analytics-rules';
-import type { ArticleSection } from '../../content/types';
+import type { ArticleSection } from '../content/types';
 
 /**
  * The name a chapter's reading time is recorded under: its heading as a slug, whole words

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
-import { CookiePreferencesLink } from '../../features/consent/cookie-banner';
-import { StaticHtml } from '../ui/static-html';
+import { StaticHtml } from '../components/ui/static-html';
+import { CookiePreferencesLink } from '../features/consent';
 
 export function SiteFooter() {
   return (

@@ -1,5 +1,3 @@
-import { HydrateInOwnTask } from '../../lib/hydration-slices';
-import { useScrollToHashAfterNavigation } from '../../lib/scroll-to-hash';
 import { SiteFooter } from './site-footer';
 import { SiteHeader } from './site-header';
 
@@ -8,19 +6,14 @@ import { SiteHeader } from './site-header';
  * the page has the guide form (#richiedi-guida), the header's button leads to it.
  */
 export function PublicLayout({ children, guideFormOnPage = false }: { children: React.ReactNode; guideFormOnPage?: boolean }) {
-  useScrollToHashAfterNavigation();
   return (
     <>
       <a href="#contenuto" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:p-2">
         Vai al contenuto
       </a>
-      <HydrateInOwnTask>
-        <SiteHeader guideFormOnPage={guideFormOnPage} />
-      </HydrateInOwnTask>
+      <SiteHeader guideFormOnPage={guideFormOnPage} />
       <main id="contenuto">{children}</main>
-      <HydrateInOwnTask>
-        <SiteFooter />
-      </HydrateInOwnTask>
+      <SiteFooter />
     </>
   );
 }

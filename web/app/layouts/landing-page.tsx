@@ -1,12 +1,11 @@
 import { HERO_VARIANT_ATTRIBUTE } from '@guida/shared/experiments';
 import type { EbookType } from '@guida/shared/lead-rules';
-import type { LandingContent } from '../../content/types';
-import { LeadForm } from '../../features/lead-form/lead-form';
-import { PublicLayout } from '../layout/public-layout';
-import { RiskDisclaimer } from '../layout/risk-disclaimer';
-import { WidgetSlot } from '../layout/widget-slot';
-import { StaticHtml } from '../ui/static-html';
-import { HydrateInOwnTask } from '../../lib/hydration-slices';
+import { StaticHtml } from '../components/ui/static-html';
+import { WidgetSlot } from '../components/widget-slot';
+import type { LandingContent } from '../content/types';
+import { LeadForm } from '../features/lead-form';
+import { PublicLayout } from './public-layout';
+import { RiskDisclaimer } from './risk-disclaimer';
 
 export interface LandingPageProps {
   content: LandingContent;
@@ -48,17 +47,15 @@ export function LandingPage({ content, landingPath, heroVariant, variant, ebookT
             </ul>
           </StaticHtml>
           <div className="flex flex-col gap-4">
-            <HydrateInOwnTask>
-              <LeadForm
-                variant={variant}
-                {...(ebookType ? { ebookType } : {})}
-                landingPath={landingPath}
-                {...(heroVariant ? { heroVariant } : {})}
-                title={form.title}
-                subtitle={form.subtitle}
-                submitLabel={form.submitLabel}
-              />
-            </HydrateInOwnTask>
+            <LeadForm
+              variant={variant}
+              {...(ebookType ? { ebookType } : {})}
+              landingPath={landingPath}
+              {...(heroVariant ? { heroVariant } : {})}
+              title={form.title}
+              subtitle={form.subtitle}
+              submitLabel={form.submitLabel}
+            />
             <WidgetSlot />
           </div>
         </div>

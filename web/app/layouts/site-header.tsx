@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { trackCtaClick } from '../../features/tracking/use-form-tracking';
+import { trackCtaClick } from '../features/tracking';
 
 /**
  * Logo and the main call to action: to the guide form of this page, or to the home

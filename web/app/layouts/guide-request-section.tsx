@@ -1,6 +1,6 @@
 import type { EbookType } from '@guida/shared/lead-rules';
-import { LeadForm } from '../../features/lead-form/lead-form';
-import { WidgetSlot } from '../layout/widget-slot';
+import { WidgetSlot } from '../components/widget-slot';
+import { LeadForm } from '../features/lead-form';
 
 /** The call to the guide form at the end of an article. */
 export function GuideRequestSection(props: { title: string; text: string; ebookType: EbookType; landingPath: string }) {

@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import { createPortal } from 'react-dom';
-import { useCookieBannerHeight } from '../../lib/overlay-height';
+import { useCookieBannerHeight } from '../lib/overlay-height';
 
 // The slot of the page on screen, set when the page's slot element is attached.
 let currentSlot: HTMLElement | null = null;

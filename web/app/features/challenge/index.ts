@@ -1,0 +1,2 @@
+export { ChallengeSlot } from './challenge-slot';
+export { useChallengedSubmission } from './use-challenged-submission';

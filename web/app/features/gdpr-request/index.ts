@@ -1,0 +1,1 @@
+export { GdprRequestForm } from './gdpr-request-form';

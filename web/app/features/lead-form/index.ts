@@ -1,0 +1,1 @@
+export { LeadForm, type LeadFormProps } from './lead-form';

@@ -1,0 +1,1 @@
+export { OfferCountdown } from './offer-countdown';

@@ -1,0 +1,1 @@
+export { useSiteSettings } from './use-site-settings';

@@ -1,0 +1,2 @@
+export { SocialProof } from './social-proof';
+export { useLiveStats } from './use-live-stats';
