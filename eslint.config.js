@@ -98,6 +98,57 @@ const featureBoundaries = (src, patterns) =>
     ),
   );
 
+/** What the browser's code may not import: the servers, and server-only shared code. */
+const WEB_BROWSER = [
+  ...WEB_TO_SERVER,
+  {
+    group: ['@guida/shared/server/*', '@guida/shared/config'],
+    message: 'server-only code stays out of the browser bundle.',
+  },
+  {
+    // The delivery module writes the delivery tables; the browser only shows its statuses.
+    group: ['@guida/shared/deliveries/*', '!@guida/shared/deliveries/delivery-statuses'],
+    message: 'server-only code stays out of the browser bundle (the statuses are in delivery-statuses).',
+  },
+];
+
+/**
+ * The walls of web/app (decision 022, extended by 046): routes and the page shells of
+ * layouts/ put features together; a feature uses another only through its index.ts;
+ * components/ and lib/ are the bottom layer and import no feature, layout or route.
+ * @param {string} climb the path from the importing file up to web/app, as a regex
+ * @returns {RestrictedImport}
+ */
+const webFeatureFrontDoor = (climb) => ({
+  regex: `^${climb}features/[^/]+/(?!index$)`,
+  message: 'pages and layouts use a feature only through its front door, `features/<feature>/index.ts` (decision 022).',
+});
+/**
+ * From a feature's file `depth` folders below features/: another feature's internals (or
+ * its own, reached by climbing out of it).
+ * @param {number} depth
+ * @returns {RestrictedImport}
+ */
+const webFeatureInternals = (depth) => ({
+  regex: `^(\\.\\./){${depth}}[^./][^/]*/(?!index$)`,
+  message:
+    'a feature imports another feature only through its front door, `<feature>/index.ts` (decision 022); ' +
+    'within a feature, import without climbing out of it.',
+});
+/** @type {RestrictedImport} */
+const WEB_BOTTOM_LAYER = {
+  regex: '^(\\.\\.?/)+(features|layouts|routes)(/|$)',
+  message: 'components/ and lib/ are shared by every page: they import no feature, layout or route (decision 022).',
+};
+const webWalls = [
+  ...importBoundaries(['web/app/components/**', 'web/app/lib/**'], [...WEB_BROWSER, WEB_BOTTOM_LAYER]),
+  ...importBoundaries(['web/app/layouts/**', 'web/app/routes/**'], [...WEB_BROWSER, webFeatureFrontDoor('\\.\\./')]),
+  ...importBoundaries(['web/app/*.{ts,tsx}'], [...WEB_BROWSER, webFeatureFrontDoor('\\./')], WEB_BUILD_TIME),
+  ...FEATURE_DEPTHS.flatMap((depth) =>
+    importBoundaries([`web/app/features/${'*/'.repeat(depth)}*.{ts,tsx}`], [...WEB_BROWSER, webFeatureInternals(depth)]),
+  ),
+];
+
 const WORKER_IMPORTS = [
   ...forbid(['@guida/api', '@guida/web'], 'the worker shares code with the API only through @guida/shared.'),
   { group: ['**/api/src/**', '**/web/app/**'], message: 'the worker never imports api or web code.' },
@@ -154,22 +205,8 @@ export default tseslint.config(
   // Import boundaries: web and worker never import api; shared imports nothing of ours;
   // production code never imports test helpers; feature folders of api and worker import
   // each other only through a front door.
-  ...importBoundaries(
-    ['web/**'],
-    [
-      ...WEB_TO_SERVER,
-      {
-        group: ['@guida/shared/server/*', '@guida/shared/config'],
-        message: 'server-only code stays out of the browser bundle.',
-      },
-      {
-        // The delivery module writes the delivery tables; the browser only shows its statuses.
-        group: ['@guida/shared/deliveries/*', '!@guida/shared/deliveries/delivery-statuses'],
-        message: 'server-only code stays out of the browser bundle (the statuses are in delivery-statuses).',
-      },
-    ],
-    WEB_BUILD_TIME,
-  ),
+  ...importBoundaries(['web/**'], WEB_BROWSER, WEB_BUILD_TIME),
+  ...webWalls,
   // Build-time code of the web (loaders' helpers, build hooks) may read the configuration.
   ...importBoundaries(WEB_BUILD_TIME, WEB_TO_SERVER),
   ...importBoundaries(['worker/**'], WORKER_IMPORTS),
