@@ -8,9 +8,9 @@
  *
  * Prints Performance, Accessibility, Best Practices, SEO, LCP, CLS, TBT and JavaScript
  * bytes per page, the JavaScript of each page per chunk (raw, gzip, brotli, transferred),
- * and checks the JavaScript budget (decision 030): at most 100 kB of compressed JavaScript
- * transferred, no blocking time, and an LCP within 1.1 x that of the page without scripts.
- * Writes bench/results/web-*.json.
+ * and checks the bars of PRODUCT.md (decision 046): Performance ≥ 95, Accessibility 100,
+ * CLS ≤ 0.02, an LCP within 1.1 × and a TBT within 50 ms of the page without scripts, and
+ * at most 160 kB of JavaScript (gzip) on the first load. Writes bench/results/web-*.json.
  *
  * CPU calibration (decision 009): the default 4x CPU slowdown assumes a fast desktop host.
  * Lighthouse measures the host (benchmarkIndex); Chrome DevTools rates the Moto G Power class
@@ -47,17 +47,21 @@ import {
 } from './bench-support';
 
 const PAGES = ['/', '/educazione-investimenti', '/trading-old'];
-/** Lighthouse varies run to run; the median of these is reported. */
-const RUNS = 3;
+/** Lighthouse varies run to run; the median of these is reported (the bars ask for at least 5). */
+const RUNS = 5;
 /** A failed run (no metrics) is retried this many times per page and site, then it is judged on what succeeded. */
 const RETRIES = 2;
 /** Fewer valid runs than this and the page has no figures: the bars are missed for lack of data. */
 const MIN_VALID_RUNS = 2;
 /** Chrome DevTools' benchmark score of a low-tier phone (Moto G Power 2022). */
 const TARGET_DEVICE_INDEX = 264;
-const BARS = { performance: 95, accessibility: 100, lcpMs: 1800, cls: 0.02 };
-/** The JavaScript budget of a landing page (decision 030); 1 kB = 1,000 bytes. */
-const BUDGET = { jsBytes: 100_000, tbtMs: 0, lcpRatio: 1.1 };
+const BARS = { performance: 95, accessibility: 100, cls: 0.02 };
+/**
+ * The budget of a landing page against the same page without scripts (decision 046):
+ * first-load JavaScript as the build gzips it (1 kB = 1,000 bytes), blocking time added,
+ * LCP ratio.
+ */
+const BUDGET = { jsGzipBytes: 160_000, tbtOverScriptlessMs: 50, lcpRatio: 1.1 };
 /**
  * A blank HTML page (no CSS, no script) served with the script-less copy: its blocking
  * time is what Lighthouse's simulation gives on this host whatever a page does.
@@ -319,7 +323,7 @@ function chunkTable(run: RunResult | undefined) {
 
 /* ----------------------------------- run ----------------------------------- */
 
-await runBenchmark('web', 20, async () => {
+await runBenchmark('web', 45, async () => {
   const startedAt = new Date();
   log(`recreating database ${BENCH_DATABASE}`);
   const databaseUrl = await recreateDatabase(localUrl(process.env.DATABASE_URL || DEFAULT_DATABASE_URL, 'DATABASE_URL'), BENCH_DATABASE);
@@ -439,20 +443,22 @@ await runBenchmark('web', 20, async () => {
     const without = scriptless.median;
     const noData = (runs: number) => `no data (${runs} valid run(s))`;
     const ratio = page && without ? page.lcpMs / without.lcpMs : null;
+    const chunks = pages[path]!.chunks;
+    const firstLoadGzip = chunks.reduce((sum, chunk) => sum + (chunk.built?.gzip ?? 0), 0);
     checks.push(
       {
         kind: 'budget',
-        bar: `JavaScript transferred ≤ ${kB(BUDGET.jsBytes)} kB`,
+        bar: `first-load JavaScript ≤ ${kB(BUDGET.jsGzipBytes)} kB gzip`,
         page: path,
-        value: page ? `${kB(page.jsBytes)} kB` : noData(site.runs.length),
-        pass: page !== null && page.jsBytes <= BUDGET.jsBytes,
+        value: chunks.length ? `${kB(firstLoadGzip)} kB in ${chunks.length} files` : noData(site.runs.length),
+        pass: chunks.length > 0 && chunks.every((chunk) => chunk.built) && firstLoadGzip <= BUDGET.jsGzipBytes,
       },
       {
         kind: 'budget',
-        bar: `TBT ${BUDGET.tbtMs} ms`,
+        bar: `TBT ≤ without scripts + ${BUDGET.tbtOverScriptlessMs} ms`,
         page: path,
-        value: page ? `${page.tbtMs} ms (the copy without scripts: ${without ? `${without.tbtMs} ms` : 'no data'})` : noData(site.runs.length),
-        pass: page !== null && page.tbtMs <= BUDGET.tbtMs,
+        value: page && without ? `${page.tbtMs} ms (without scripts: ${without.tbtMs} ms)` : noData(Math.min(site.runs.length, scriptless.runs.length)),
+        pass: page !== null && without !== null && page.tbtMs <= without.tbtMs + BUDGET.tbtOverScriptlessMs,
       },
       {
         kind: 'budget',
@@ -477,13 +483,6 @@ await runBenchmark('web', 20, async () => {
       },
       {
         kind: 'bar',
-        bar: `LCP ≤ ${BARS.lcpMs} ms`,
-        page: path,
-        value: page ? `${page.lcpMs} ms` : noData(site.runs.length),
-        pass: page !== null && page.lcpMs <= BARS.lcpMs,
-      },
-      {
-        kind: 'bar',
         bar: `CLS ≤ ${BARS.cls}`,
         page: path,
         value: page ? page.cls.toFixed(3) : noData(site.runs.length),
@@ -495,7 +494,7 @@ await runBenchmark('web', 20, async () => {
     `\nA blank page (no CSS, no script), plain 4x: TBT ${blank.map((run) => `${run.tbtMs} ms`).join(' / ') || 'no data'}` +
       ` (median ${blankPage.median?.tbtMs ?? '?'} ms): the blocking time this host gives any page`,
   );
-  console.log('\nJavaScript budget (calibrated runs, as served)');
+  console.log('\nBudget against the pages without scripts (calibrated runs, as served)');
   for (const check of checks.filter((c) => c.kind === 'budget')) {
     console.log(`  ${check.pass ? 'PASS' : 'MISS'}  ${check.page} ${check.bar}: ${check.value}`);
   }
