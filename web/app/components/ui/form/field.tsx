@@ -18,10 +18,11 @@ interface FieldFrame {
   size?: keyof typeof TEXT_SIZE;
 }
 
+/** `size` is the text size above, not the native width in characters of an input or a select. */
 export type FieldProps = FieldFrame &
   (
-    | ({ as?: 'input' } & ComponentPropsWithRef<'input'>)
-    | ({ as: 'select' } & ComponentPropsWithRef<'select'>)
+    | ({ as?: 'input' } & Omit<ComponentPropsWithRef<'input'>, 'size'>)
+    | ({ as: 'select' } & Omit<ComponentPropsWithRef<'select'>, 'size'>)
     | ({ as: 'textarea' } & ComponentPropsWithRef<'textarea'>)
   );
 
