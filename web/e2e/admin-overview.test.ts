@@ -3,7 +3,6 @@ import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { HERO_EXPERIMENTS } from '@guida/shared/experiments';
 import { insertLead } from '@guida/testing/lead-fixture';
-import { EMPTY_VALUE } from '../app/features/admin/admin-format';
 import { createAdmin, signInAsAdmin } from './admin-harness';
 import { axeViolations } from './axe';
 import { openPage, useSiteAndBrowser } from './site-harness';
@@ -13,6 +12,8 @@ const PASSWORD = 'Corretta!Cavallo42';
 const SECOND = 1000;
 const HOUR = 3600 * SECOND;
 const PHONE_WIDTH = 375;
+/** What the admin shows for a value it cannot give (a conversion without visitors). */
+const EMPTY_VALUE = '—';
 
 const e2e = useSiteAndBrowser();
 

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adminMessages, cookieTexts, notFoundPage } from '@guida/shared/messages';
 import { insertLead } from '@guida/testing/lead-fixture';
-import { createAdmin } from './admin-harness';
+import { createAdmin, signInAsAdmin } from './admin-harness';
 import { axeViolations } from './axe';
 import { afterIdleWork } from './idle';
 import { openPage, useSiteAndBrowser } from './site-harness';
@@ -74,6 +74,38 @@ describe('admin area in the browser', () => {
     await close();
   });
 
+  it('checks the login form with the shared schema: its messages under the empty fields, the first one focused, nothing sent', async () => {
+    const { page, close, consoleErrors } = await openPage(e2e.browser, { allowConsoleErrors: /401/ });
+    const logins: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/api/admin/login') logins.push(request.url());
+    });
+    await page.goto(`${e2e.site.baseUrl}/admin/login`);
+    const username = page.getByLabel('Nome utente');
+    const password = page.getByLabel('Password');
+    const isFocused = (field: typeof username) => field.evaluate((element) => element === document.activeElement);
+    await username.waitFor();
+
+    await page.getByRole('button', { name: 'Accedi' }).click();
+    await expect.poll(() => page.getByText('Inserisci il nome utente', { exact: true }).count()).toBe(1);
+    expect(await page.getByText('Inserisci la password', { exact: true }).count()).toBe(1);
+    expect(await username.getAttribute('aria-invalid')).toBe('true');
+    expect(await isFocused(username)).toBe(true);
+    expect(await axeViolations(page)).toEqual([]);
+
+    // After the first submit each field is checked as it changes; spaces are no name.
+    await username.fill('   ');
+    expect(await page.getByText('Inserisci il nome utente', { exact: true }).count()).toBe(1);
+    await username.fill(USERNAME);
+    await expect.poll(() => page.getByText('Inserisci il nome utente', { exact: true }).count()).toBe(0);
+    expect(await page.getByText('Inserisci la password', { exact: true }).count()).toBe(1);
+    await page.getByRole('button', { name: 'Accedi' }).click();
+    await expect.poll(() => isFocused(password)).toBe(true);
+    expect(logins).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+    await close();
+  });
+
   it('logs in, filters leads, opens one, exports CSV and logs out', async () => {
     const { page, close, consoleErrors } = await openPage(e2e.browser, { acceptDownloads: true });
     await page.goto(`${e2e.site.baseUrl}/admin/login`);
@@ -130,6 +162,60 @@ describe('admin area in the browser', () => {
     // The session is gone on the server too: the dashboard sends back to the login.
     await page.goto(`${e2e.site.baseUrl}/admin/dashboard`);
     await page.getByLabel('Nome utente').waitFor();
+    expect(consoleErrors.filter((message) => !/401/.test(message))).toEqual([]);
+    await close();
+  }, 60_000);
+
+  it('keeps the filters in the URL, checks them with the API schema and clears them', async () => {
+    const { page, close, consoleErrors } = await openPage(e2e.browser);
+    await signInAsAdmin(page, e2e.site, USERNAME, PASSWORD);
+    await page.getByRole('tab', { name: 'Lead', exact: true }).click();
+    const table = page.getByRole('region', { name: 'Tabella dei lead' });
+    const search = page.getByLabel('Cerca');
+    await expect.poll(() => table.getByRole('row').count()).toBe(3);
+
+    await search.fill('  bianchi ');
+    await page.getByLabel('Paese').selectOption('IT');
+    await page.getByRole('button', { name: 'Applica filtri' }).click();
+    const applied = () => new URL(page.url()).searchParams;
+    await expect.poll(() => applied().get('q')).toBe('bianchi');
+    expect(applied().get('country')).toBe('IT');
+    await expect.poll(() => table.getByRole('row').count()).toBe(2);
+    // The form shows what was applied: the text as the schema trimmed it.
+    await expect.poll(() => search.inputValue()).toBe('bianchi');
+
+    // A reload (or a shared link) opens the same view, the fields filled in.
+    await page.reload();
+    await expect.poll(() => table.getByRole('row').count()).toBe(2);
+    expect(await search.inputValue()).toBe('bianchi');
+    expect(await page.getByLabel('Paese').inputValue()).toBe('IT');
+
+    // Longer than the API accepts: its message under the field, the field focused, the URL as it was.
+    const before = page.url();
+    await search.fill('x'.repeat(201));
+    await page.getByRole('button', { name: 'Applica filtri' }).click();
+    await expect.poll(() => page.getByText(adminMessages.invalidFilter, { exact: true }).count()).toBe(1);
+    expect(await search.evaluate((element) => element === document.activeElement)).toBe(true);
+    expect(await search.getAttribute('aria-invalid')).toBe('true');
+    expect(page.url()).toBe(before);
+    expect(await axeViolations(page)).toEqual([]);
+
+    await page.getByRole('button', { name: 'Azzera filtri' }).click();
+    await expect.poll(() => applied().has('q')).toBe(false);
+    expect(applied().has('country')).toBe(false);
+    await expect.poll(() => table.getByRole('row').count()).toBe(3);
+    await expect.poll(() => search.inputValue()).toBe('');
+    expect(await page.getByText(adminMessages.invalidFilter, { exact: true }).count()).toBe(0);
+
+    // Each tab keeps its own filters, under its own names.
+    await page.getByRole('tab', { name: 'Funnel' }).click();
+    const funnelFilters = page.getByRole('form', { name: 'Filtri del funnel' });
+    await funnelFilters.getByLabel('utm_source').fill('google');
+    await funnelFilters.getByRole('button', { name: 'Applica filtri' }).click();
+    await expect.poll(() => applied().get('funnel_utmSource')).toBe('google');
+    await page.reload();
+    await expect.poll(() => funnelFilters.getByLabel('utm_source').inputValue()).toBe('google');
+    expect(await page.getByRole('tab', { name: 'Funnel' }).getAttribute('aria-selected')).toBe('true');
     expect(consoleErrors.filter((message) => !/401/.test(message))).toEqual([]);
     await close();
   }, 60_000);

@@ -1,4 +1,4 @@
-import { AdminShell } from '../features/admin/admin-shell';
+import { AdminShell } from '../features/admin';
 
 /** Admin dashboard: never prerendered, never in public bundles. */
 export const meta = () => [{ title: 'Dashboard amministratori' }, { name: 'robots', content: 'noindex, nofollow' }];

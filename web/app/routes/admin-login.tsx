@@ -1,4 +1,4 @@
-import { LoginPage } from '../features/admin/login-page';
+import { LoginPage } from '../features/admin';
 
 /** Admin login: never prerendered, never in public bundles. */
 export const meta = () => [{ title: 'Accesso amministratori' }, { name: 'robots', content: 'noindex, nofollow' }];

@@ -2,17 +2,20 @@ import { Tabs } from 'radix-ui';
 import type { ReactNode } from 'react';
 import { Navigate } from 'react-router';
 import { Spinner } from '../../components/ui/spinner';
-import { isForbidden, useAdminSession, useLogout } from './admin-api';
-import { ErrorNotice, FOCUS_RING, useUrlValues } from './admin-ui';
-import { AlertIncidents } from './alert-incidents';
-import { ConsentsTab } from './consents-tab';
-import { CrmConfigurationAlert } from './crm-configuration-alert';
+import { isForbidden } from './admin-api';
+import { AlertIncidents } from './alerts/alert-incidents';
+import { CrmConfigurationAlert } from './alerts/crm-configuration-alert';
+import { ConsentsTab } from './data-requests/consents-tab';
 import { ExperimentsTab } from './experiments/experiments-tab';
-import { FunnelTab } from './funnel-tab';
-import { LeadsTab } from './leads-tab';
-import { OverviewTab } from './overview-tab';
-import { QueuesTab } from './queues-tab';
-import { SmsBudgetAlert } from './sms-budget-alert';
+import { LeadsTab } from './leads/leads-tab';
+import { OverviewTab } from './overview/overview-tab';
+import { QueuesTab } from './queues/queues-tab';
+import { FunnelTab } from './reports/funnel-tab';
+import { useAdminSession, useLogout } from './session/session-queries';
+import { SmsBudgetAlert } from './sms-budget/sms-budget-alert';
+import { FOCUS_RING } from './ui/admin-ui';
+import { ErrorNotice } from './ui/query-state';
+import { useUrlValues } from './ui/url-values';
 
 const TABS = [
   { value: 'panoramica', label: 'Panoramica', Panel: OverviewTab },

@@ -1,19 +1,15 @@
-import { useQuery } from '@tanstack/react-query';
 import type { Interval, VariantResult } from '@guida/shared/experiment-stats';
-import type { AdminExperiment, AdminExperimentList } from '@guida/shared/schemas/admin-experiments';
-import { adminGet } from '../admin-api';
-import { EMPTY_VALUE, formatDateTime, formatNumber } from '../admin-format';
-import { ConfirmAction, DataTable, ErrorNotice, Loading, Section } from '../admin-ui';
+import type { AdminExperiment } from '@guida/shared/schemas/admin-experiments';
+import { EMPTY_VALUE, formatDateTime, formatNumber, formatShare } from '../ui/admin-format';
+import { DataTable, Section } from '../ui/admin-ui';
+import { ConfirmAction } from '../ui/confirm-action';
+import { ErrorNotice, Loading } from '../ui/query-state';
+import { keepVariantUrl, refreshesExperiments, useExperiments } from './experiment-queries';
 
-export const EXPERIMENTS_URL = '/api/admin/experiments';
-const keepUrl = (experimentId: string, variantId: string) =>
-  `${EXPERIMENTS_URL}/${encodeURIComponent(experimentId)}/keep/${encodeURIComponent(variantId)}`;
-
-const percent = (value: number, digits = 1) =>
-  new Intl.NumberFormat('it-IT', { style: 'percent', minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
-const points = (value: number) =>
-  `${value >= 0 ? '+' : '−'}${new Intl.NumberFormat('it-IT', { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(Math.abs(value) * 100)}`;
-const rateInterval = ({ low, high }: Interval) => `${percent(low)} – ${percent(high)}`;
+const pointsFormat = new Intl.NumberFormat('it-IT', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+/** A difference of two rates in percentage points, with its sign: "+2,5", "−1,0". */
+const points = (value: number) => `${value >= 0 ? '+' : '−'}${pointsFormat.format(Math.abs(value) * 100)}`;
+const rateInterval = ({ low, high }: Interval) => `${formatShare(low)} – ${formatShare(high)}`;
 const differenceInterval = ({ low, high }: Interval) => `da ${points(low)} a ${points(high)} punti`;
 
 const OUTCOME_LABELS: Record<NonNullable<VariantResult['outcome']>, string> = {
@@ -21,11 +17,6 @@ const OUTCOME_LABELS: Record<NonNullable<VariantResult['outcome']>, string> = {
   worse: 'Peggiore del controllo',
   same: 'Nessuna differenza',
 };
-
-/** The hero experiments, their numbers refreshed like the other live figures. */
-function useExperiments() {
-  return useQuery<AdminExperimentList>({ queryKey: [EXPERIMENTS_URL], queryFn: adminGet, refetchInterval: 30_000 });
-}
 
 /**
  * The A/B experiments on the landing heroes (decision 041): per variant, visitors, leads,
@@ -49,7 +40,7 @@ export function ExperimentsTab() {
 
 function ExperimentView({ experiment }: { experiment: AdminExperiment }) {
   const { report, plan, stopped } = experiment;
-  const confidence = percent(report.confidence, 1);
+  const confidence = formatShare(report.confidence);
   const winnerLabel = stopped ? report.results.find((result) => result.variantId === stopped.winner)?.label : null;
   const comparisons = Math.max(1, report.results.length - 1);
   return (
@@ -65,9 +56,9 @@ function ExperimentView({ experiment }: { experiment: AdminExperiment }) {
         )}
       </p>
       <p className="mt-2 text-sm text-slate-700">
-        Test fissato in anticipo: conversione attesa del controllo {percent(plan.baselineConversion)}, differenza minima da
-        rilevare {points(plan.minimumDetectableEffect)} punti, alpha {percent(plan.alpha, 1)}
-        {comparisons > 1 ? ` divisa tra ${comparisons} confronti con il controllo` : ''}, potenza {percent(plan.power, 0)}:{' '}
+        Test fissato in anticipo: conversione attesa del controllo {formatShare(plan.baselineConversion)}, differenza minima da
+        rilevare {points(plan.minimumDetectableEffect)} punti, alpha {formatShare(plan.alpha)}
+        {comparisons > 1 ? ` divisa tra ${comparisons} confronti con il controllo` : ''}, potenza {formatShare(plan.power, 0)}:{' '}
         <strong className="text-slate-900">servono {formatNumber(report.sampleSizePerVariant)} visitatori per variante</strong>.
         Il verdetto arriva solo quando ogni variante li ha raggiunti: guardare prima non cambia il risultato.
       </p>
@@ -94,7 +85,7 @@ function ExperimentView({ experiment }: { experiment: AdminExperiment }) {
               result.label,
               `${formatNumber(result.visitors)} / ${formatNumber(report.sampleSizePerVariant)}`,
               formatNumber(result.leads),
-              percent(result.conversion),
+              formatShare(result.conversion),
               rateInterval(result.interval),
               result.difference ? differenceInterval(result.difference) : 'Controllo',
               result.outcome ? OUTCOME_LABELS[result.outcome] : report.complete ? EMPTY_VALUE : 'In attesa del campione',
@@ -117,8 +108,8 @@ function ExperimentView({ experiment }: { experiment: AdminExperiment }) {
                 <ConfirmAction
                   label={`Tieni «${result.label}»`}
                   question={`Fermare l’esperimento e mostrare a tutti i visitatori «${result.label}»? La scelta è definitiva.`}
-                  url={keepUrl(experiment.id, result.variantId)}
-                  refreshes={(queryUrl) => queryUrl.startsWith(EXPERIMENTS_URL)}
+                  url={keepVariantUrl(experiment.id, result.variantId)}
+                  refreshes={refreshesExperiments}
                   danger
                 />
               </li>

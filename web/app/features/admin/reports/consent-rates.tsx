@@ -1,10 +1,12 @@
-import type { ConsentReport } from '@guida/shared/schemas/admin';
-import { useConsentReport } from './admin-api';
-import { formatNumber, formatPercent } from './admin-format';
-import { DataTable, ErrorNotice, FilterForm, Loading, Section, TextFilter, useUrlValues } from './admin-ui';
-import { DataRequests } from './data-requests';
+import { dateRangeQuerySchema, type ConsentReport } from '@guida/shared/schemas/admin';
+import { formatNumber, formatPercent } from '../ui/admin-format';
+import { DataTable, Section } from '../ui/admin-ui';
+import { DATE_RANGE_FIELDS, FilterForm } from '../ui/filter-form';
+import { ErrorNotice, Loading } from '../ui/query-state';
+import { useUrlValues } from '../ui/url-values';
+import { useConsentReport } from './report-queries';
 
-const FILTER_NAMES = ['from', 'to'] as const;
+const FILTER_NAMES = dateRangeQuerySchema.keyof().options;
 
 const CATEGORIES = [
   ['analytics', 'Cookie analitici'],
@@ -12,31 +14,27 @@ const CATEGORIES = [
   ['preferences', 'Cookie di preferenza'],
 ] as const;
 
-/** Cookie-consent rates and the data-rights requests. */
-export function ConsentsTab() {
+/** How many visitors accept each cookie category, over a period kept in the URL. */
+export function ConsentRates() {
   const [values, update] = useUrlValues(FILTER_NAMES, 'consensi_');
   const report = useConsentReport(values);
   return (
-    <div className="flex flex-col gap-4">
-      <FilterForm label="Periodo dei consensi" names={FILTER_NAMES} values={values} onApply={update}>
-        <TextFilter name="from" label="Dal giorno" type="date" defaultValue={values.from} />
-        <TextFilter name="to" label="Al giorno" type="date" defaultValue={values.to} />
-      </FilterForm>
+    <>
+      <FilterForm label="Periodo dei consensi" schema={dateRangeQuerySchema} fields={DATE_RANGE_FIELDS} values={values} onApply={update} />
       <Section title="Consensi ai cookie">
         {report.isPending ? (
           <Loading label="Caricamento dei consensi" />
         ) : report.data === undefined ? (
           <ErrorNotice error={report.error} onRetry={() => void report.refetch()} />
         ) : (
-          <ConsentRates report={report.data} />
+          <ConsentRatesTable report={report.data} />
         )}
       </Section>
-      <DataRequests />
-    </div>
+    </>
   );
 }
 
-function ConsentRates({ report }: { report: ConsentReport }) {
+function ConsentRatesTable({ report }: { report: ConsentReport }) {
   if (report.choices === 0) return <p className="text-sm text-slate-700">Nessuna scelta sui cookie nel periodo.</p>;
   return (
     <>

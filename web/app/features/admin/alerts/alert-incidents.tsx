@@ -1,15 +1,25 @@
+import type { ReactNode } from 'react';
 import { ALERT_TITLES, alertDetailLines, alertTexts as t, type AlertIncident } from '@guida/shared/alerts';
-import { useAlertIncidents } from './admin-api';
-import { formatDateTime, formatDuration } from './admin-format';
-import { FOCUS_RING } from './admin-ui';
+import { formatDateTime, formatDuration } from '../ui/admin-format';
+import { FOCUS_RING } from '../ui/admin-ui';
+import { useAlertIncidents } from './alert-queries';
 
 const openCount = (count: number) => (count === 1 ? '1 avviso aperto' : `${count} avvisi aperti`);
 
-function IncidentDetails({ incident }: { incident: AlertIncident }) {
+/** Each incident with its kind, `when` it happened and its latest measurements. */
+function IncidentList({ incidents, when }: { incidents: readonly AlertIncident[]; when: (incident: AlertIncident) => ReactNode }) {
   return (
-    <ul className="mt-1 list-disc pl-5 text-sm">
-      {alertDetailLines(incident).map((line) => (
-        <li key={line}>{line}</li>
+    <ul className="mt-2 space-y-3">
+      {incidents.map((incident) => (
+        <li key={incident.id}>
+          <h3 className="font-semibold">{ALERT_TITLES[incident.kind]}</h3>
+          <p className="text-sm">{when(incident)}</p>
+          <ul className="mt-1 list-disc pl-5 text-sm">
+            {alertDetailLines(incident).map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+        </li>
       ))}
     </ul>
   );
@@ -36,17 +46,12 @@ export function AlertIncidents() {
           <h2 id="alert-incidents-title" className="text-lg font-bold">
             {t.bannerTitle}
           </h2>
-          <ul className="mt-2 space-y-3">
-            {open.map((incident) => (
-              <li key={incident.id}>
-                <h3 className="font-semibold">{ALERT_TITLES[incident.kind]}</h3>
-                <p className="text-sm">
-                  {t.since} {formatDateTime(incident.openedAt)} (da {formatDuration((dataUpdatedAt - Date.parse(incident.openedAt)) / 1000)})
-                </p>
-                <IncidentDetails incident={incident} />
-              </li>
-            ))}
-          </ul>
+          <IncidentList
+            incidents={open}
+            when={(incident) =>
+              `${t.since} ${formatDateTime(incident.openedAt)} (da ${formatDuration((dataUpdatedAt - Date.parse(incident.openedAt)) / 1000)})`
+            }
+          />
         </section>
       ) : null}
       {resolved.length > 0 ? (
@@ -54,17 +59,10 @@ export function AlertIncidents() {
           <summary className={`cursor-pointer rounded-sm font-semibold ${FOCUS_RING}`}>
             {t.resolvedTitle} ({resolved.length})
           </summary>
-          <ul className="mt-2 space-y-3">
-            {resolved.map((incident) => (
-              <li key={incident.id}>
-                <h3 className="font-semibold">{ALERT_TITLES[incident.kind]}</h3>
-                <p className="text-sm">
-                  {t.since} {formatDateTime(incident.openedAt)} · {t.resolvedAt} {formatDateTime(incident.resolvedAt)}
-                </p>
-                <IncidentDetails incident={incident} />
-              </li>
-            ))}
-          </ul>
+          <IncidentList
+            incidents={resolved}
+            when={(incident) => `${t.since} ${formatDateTime(incident.openedAt)} · ${t.resolvedAt} ${formatDateTime(incident.resolvedAt)}`}
+          />
         </details>
       ) : null}
     </>

@@ -1,6 +1,6 @@
 import { useId, type ReactNode } from 'react';
 import { OVERVIEW_PERIODS, type Overview } from '@guida/shared/schemas/admin';
-import { useOverview } from './admin-api';
+import { Field } from '../../../components/ui/form';
 import {
   EMPTY_VALUE,
   formatClock,
@@ -11,9 +11,12 @@ import {
   formatPercent,
   smsErrorLabel,
   sourceLabel,
-} from './admin-format';
-import { CARD_CLASS, DataTable, Facts, FOCUS_RING, QueryContent, Section, useUrlValues } from './admin-ui';
+} from '../ui/admin-format';
+import { CARD_CLASS, DataTable, Facts, FOCUS_RING, Section } from '../ui/admin-ui';
+import { QueryContent } from '../ui/query-state';
+import { useUrlValues } from '../ui/url-values';
 import { LeadsTrendChart } from './leads-trend-chart';
+import { useOverview } from './overview-queries';
 
 const PERIOD_NAMES = ['days'] as const;
 const DEFAULT_PERIOD = '7';
@@ -28,7 +31,7 @@ const isPeriod = (value: string): value is Period => (OVERVIEW_PERIODS as readon
 type SmsTiming = Overview['sms']['toProvider']['last24Hours'];
 
 /** "95 % entro 41 s — promessa 2 minuti rispettata", or what share made it when it was not. */
-export function promiseSentence(timing: SmsTiming, promiseSeconds: number) {
+function promiseSentence(timing: SmsTiming, promiseSeconds: number) {
   if (timing.count === 0 || timing.p95Seconds === null) return 'Nessun SMS nel periodo.';
   const promise = `promessa ${promiseSeconds / 60} minuti`;
   const head = `95 % entro ${formatDuration(timing.p95Seconds)}`;
@@ -44,27 +47,22 @@ export function OverviewTab() {
   const [values, update] = useUrlValues(PERIOD_NAMES, 'overview_');
   const days = isPeriod(values.days) ? values.days : DEFAULT_PERIOD;
   const overview = useOverview(days);
-  const periodId = useId();
   return (
     <div className="flex flex-col gap-4">
       <div className={`${CARD_CLASS} flex flex-wrap items-end justify-between gap-3`}>
-        <div>
-          <label htmlFor={periodId} className="mb-1 block text-sm font-medium text-slate-800">
-            Periodo delle tabelle per pagina e campagna
-          </label>
-          <select
-            id={periodId}
-            value={days}
-            onChange={(event) => update({ days: event.target.value === DEFAULT_PERIOD ? '' : event.target.value })}
-            className={`rounded-md border border-slate-400 bg-white px-3 py-2 text-sm text-slate-900 ${FOCUS_RING}`}
-          >
-            {OVERVIEW_PERIODS.map((period) => (
-              <option key={period} value={period}>
-                {PERIOD_LABELS[period]}
-              </option>
-            ))}
-          </select>
-        </div>
+        <Field
+          as="select"
+          size="sm"
+          label="Periodo delle tabelle per pagina e campagna"
+          value={days}
+          onChange={(event) => update({ days: event.target.value === DEFAULT_PERIOD ? '' : event.target.value })}
+        >
+          {OVERVIEW_PERIODS.map((period) => (
+            <option key={period} value={period}>
+              {PERIOD_LABELS[period]}
+            </option>
+          ))}
+        </Field>
         <p className="text-sm text-slate-700">
           {overview.data
             ? `Aggiornato alle ${formatClock(overview.dataUpdatedAt)} (ora italiana), si aggiorna ogni 15 secondi.`

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { formatDay, formatNumber } from './admin-format';
+import { formatDay, formatNumber } from '../ui/admin-format';
 
 const HEIGHT = 220;
 const BAR_COLOR = '#047857';
@@ -17,7 +17,7 @@ interface DayCount {
 const shortDay = (day: string | undefined) => (day ? `${day.slice(8, 10)}/${day.slice(5, 7)}` : '');
 
 /** What the chart shows, in words: its accessible name. */
-export function trendSummary(days: readonly DayCount[]) {
+function trendSummary(days: readonly DayCount[]) {
   if (days.length === 0) return 'Nessun dato.';
   const total = days.reduce((sum, row) => sum + row.leads, 0);
   const best = days.reduce((top, row) => (row.leads > top.leads ? row : top), days[0]!);

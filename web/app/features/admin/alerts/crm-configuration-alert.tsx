@@ -1,4 +1,4 @@
-import { useAdminConfiguration } from './admin-api';
+import { useAdminConfiguration } from './alert-queries';
 
 /**
  * The red warning above every tab while no CRM is configured (CRM_WEBHOOK_URL empty):

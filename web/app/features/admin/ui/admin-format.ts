@@ -19,11 +19,9 @@ const clockFormat = new Intl.DateTimeFormat(LOCALE, {
 const dayFormat = new Intl.DateTimeFormat(LOCALE, { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'UTC' });
 const integerFormat = new Intl.NumberFormat(LOCALE);
 const decimalFormat = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 1 });
-const percentFormat = new Intl.NumberFormat(LOCALE, {
-  style: 'percent',
-  minimumFractionDigits: 1,
-  maximumFractionDigits: 1,
-});
+const percentFormats = [0, 1].map(
+  (digits) => new Intl.NumberFormat(LOCALE, { style: 'percent', minimumFractionDigits: digits, maximumFractionDigits: digits }),
+);
 
 export const EMPTY_VALUE = '—';
 
@@ -51,9 +49,14 @@ export function formatDecimal(value: number) {
   return decimalFormat.format(value);
 }
 
+/** A share (0.123) as a percentage ("12,3 %"), with `digits` decimals. */
+export function formatShare(share: number, digits: 0 | 1 = 1) {
+  return percentFormats[digits]!.format(share);
+}
+
 /** `part` as a percentage of `whole`, one decimal; a dash when there is no whole. */
 export function formatPercent(part: number, whole: number) {
-  return whole > 0 ? percentFormat.format(part / whole) : EMPTY_VALUE;
+  return whole > 0 ? formatShare(part / whole) : EMPTY_VALUE;
 }
 
 export function formatSeconds(seconds: number) {
@@ -71,8 +74,8 @@ export function formatDuration(seconds: number) {
   return `${rest} s`;
 }
 
-/** Falls back to the raw value, so a status added on the server still shows. */
-const labelOf = (labels: Record<string, string>, value: string | null) =>
+/** A value's label; the raw value when it has none, so a value added on the server still shows. */
+export const labelOf = (labels: Readonly<Record<string, string>>, value: string | null) =>
   value === null ? EMPTY_VALUE : (labels[value] ?? value);
 
 const STATUS_LABELS: Record<SmsStatus | DeliveryStatus, string> = {

@@ -1,19 +1,18 @@
-import type { FunnelReport } from '@guida/shared/schemas/admin';
-import { useFunnelReport } from './admin-api';
-import { campaignText, formatDay, formatDuration, formatNumber, formatPercent, formatSeconds, variantLabel } from './admin-format';
-import { ClippedText, DataTable, FilterForm, QueryContent, Section, TextFilter, useUrlValues } from './admin-ui';
+import { funnelQuerySchema, type FunnelReport } from '@guida/shared/schemas/admin';
+import { campaignText, formatDay, formatDuration, formatNumber, formatPercent, formatSeconds, variantLabel } from '../ui/admin-format';
+import { ClippedText, DataTable, Section } from '../ui/admin-ui';
+import { CAMPAIGN_FIELDS, DATE_RANGE_FIELDS, FilterForm, type FilterField } from '../ui/filter-form';
+import { QueryContent } from '../ui/query-state';
+import { useUrlValues } from '../ui/url-values';
+import { useFunnelReport } from './report-queries';
 
-const FILTER_NAMES = [
-  'from',
-  'to',
-  'landingPath',
-  'heroVariant',
-  'utmSource',
-  'utmMedium',
-  'utmCampaign',
-  'utmTerm',
-  'utmContent',
-] as const;
+const FILTER_NAMES = funnelQuerySchema.keyof().options;
+const FILTER_FIELDS: readonly FilterField<(typeof FILTER_NAMES)[number]>[] = [
+  ...DATE_RANGE_FIELDS,
+  { name: 'landingPath', label: 'Pagina di atterraggio' },
+  { name: 'heroVariant', label: 'Variante A/B (lettera)' },
+  ...CAMPAIGN_FIELDS,
+];
 
 type StepKey = 'landing' | 'formView' | 'formStart' | 'formSubmit' | 'success';
 const STEPS: readonly (readonly [StepKey, string])[] = [
@@ -34,17 +33,7 @@ export function FunnelTab() {
   const report = useFunnelReport(values);
   return (
     <div className="flex flex-col gap-4">
-      <FilterForm label="Filtri del funnel" names={FILTER_NAMES} values={values} onApply={update}>
-        <TextFilter name="from" label="Dal giorno" type="date" defaultValue={values.from} />
-        <TextFilter name="to" label="Al giorno" type="date" defaultValue={values.to} />
-        <TextFilter name="landingPath" label="Pagina di atterraggio" defaultValue={values.landingPath} />
-        <TextFilter name="heroVariant" label="Variante A/B (lettera)" defaultValue={values.heroVariant} />
-        <TextFilter name="utmSource" label="utm_source" defaultValue={values.utmSource} />
-        <TextFilter name="utmMedium" label="utm_medium" defaultValue={values.utmMedium} />
-        <TextFilter name="utmCampaign" label="utm_campaign" defaultValue={values.utmCampaign} />
-        <TextFilter name="utmTerm" label="utm_term" defaultValue={values.utmTerm} />
-        <TextFilter name="utmContent" label="utm_content" defaultValue={values.utmContent} />
-      </FilterForm>
+      <FilterForm label="Filtri del funnel" schema={funnelQuerySchema} fields={FILTER_FIELDS} values={values} onApply={update} />
       <QueryContent query={report} loadingLabel="Caricamento del funnel">
         {(data) => <FunnelReportView report={data} />}
       </QueryContent>

@@ -1,8 +1,7 @@
 import { useCallback, useRef } from 'react';
 import { SMS_STATUSES } from '@guida/shared/deliveries/delivery-statuses';
-import type { EbookType } from '@guida/shared/lead-rules';
-import type { LeadFilters, LeadList, LeadOrder, LeadSummary } from '@guida/shared/schemas/admin';
-import { leadsExportUrl, useLeadList } from './admin-api';
+import { EBOOK_TYPES } from '@guida/shared/lead-rules';
+import { leadFiltersSchema, type LeadList, type LeadOrder, type LeadSummary } from '@guida/shared/schemas/admin';
 import {
   COUNTRY_LABELS,
   EMPTY_VALUE,
@@ -13,50 +12,37 @@ import {
   formatNumber,
   guideLabel,
   statusLabel,
-} from './admin-format';
-import {
-  ClippedText,
-  ErrorNotice,
-  FOCUS_RING,
-  FilterForm,
-  Loading,
-  ScrollRegion,
-  Section,
-  SelectFilter,
-  StatusBadge,
-  TextFilter,
-  useUrlValues,
-} from './admin-ui';
+} from '../ui/admin-format';
+import { ClippedText, FOCUS_RING, ScrollRegion, Section, StatusBadge } from '../ui/admin-ui';
+import { CAMPAIGN_FIELDS, DATE_RANGE_FIELDS, FilterForm, type FilterField } from '../ui/filter-form';
+import { ErrorNotice, Loading } from '../ui/query-state';
+import { useUrlValues } from '../ui/url-values';
 import { LeadDetailDialog } from './lead-detail';
+import { leadsExportUrl, useLeadList } from './lead-queries';
 
-const FILTER_NAMES = [
-  'q',
-  'from',
-  'to',
-  'landingPath',
-  'source',
-  'utmSource',
-  'utmMedium',
-  'utmCampaign',
-  'utmTerm',
-  'utmContent',
-  'referrerHost',
-  'clickId',
-  'ebookType',
-  'country',
-  'smsStatus',
-] as const satisfies readonly (keyof LeadFilters)[];
+const FILTER_NAMES = leadFiltersSchema.keyof().options;
 const URL_NAMES = [...FILTER_NAMES, 'order', 'page', 'lead'] as const;
 const PAGE_SIZE = 25;
 
-// From the labels (complete for every EbookType) rather than EBOOK_TYPES: a runtime import
-// of lead-rules would split it out of the public pages' chunks.
-const GUIDE_OPTIONS = (Object.keys(GUIDE_LABELS) as EbookType[]).map((value) => ({ value, label: GUIDE_LABELS[value] }));
+const GUIDE_OPTIONS = EBOOK_TYPES.map((value) => ({ value, label: GUIDE_LABELS[value] }));
 const COUNTRY_OPTIONS = (['IT', 'CH'] as const).map((value) => ({ value, label: COUNTRY_LABELS[value] }));
 const SMS_OPTIONS = SMS_STATUSES.map((value) => ({ value, label: statusLabel(value) }));
 const CLICK_ID_OPTIONS = [
   { value: 'si', label: 'Sì (gclid, fbclid, …)' },
   { value: 'no', label: 'No' },
+];
+
+const FILTER_FIELDS: readonly FilterField<(typeof FILTER_NAMES)[number]>[] = [
+  { name: 'q', label: 'Cerca', type: 'search' },
+  ...DATE_RANGE_FIELDS,
+  { name: 'landingPath', label: 'Pagina di atterraggio' },
+  { name: 'source', label: 'Origine' },
+  ...CAMPAIGN_FIELDS,
+  { name: 'referrerHost', label: 'Sito di provenienza' },
+  { name: 'clickId', label: 'Clic su un annuncio', options: CLICK_ID_OPTIONS },
+  { name: 'ebookType', label: 'Guida', options: GUIDE_OPTIONS },
+  { name: 'country', label: 'Paese', options: COUNTRY_OPTIONS },
+  { name: 'smsStatus', label: 'Stato SMS', options: SMS_OPTIONS },
 ];
 
 const positiveInteger = (text: string) => {
@@ -81,23 +67,13 @@ export function LeadsTab() {
 
   return (
     <div className="flex flex-col gap-4">
-      <FilterForm label="Filtri dei lead" names={FILTER_NAMES} values={values} onApply={(applied) => update({ ...applied, page: '', lead: '' })}>
-        <TextFilter name="q" label="Cerca" type="search" defaultValue={values.q} />
-        <TextFilter name="from" label="Dal giorno" type="date" defaultValue={values.from} />
-        <TextFilter name="to" label="Al giorno" type="date" defaultValue={values.to} />
-        <TextFilter name="landingPath" label="Pagina di atterraggio" defaultValue={values.landingPath} />
-        <TextFilter name="source" label="Origine" defaultValue={values.source} />
-        <TextFilter name="utmSource" label="utm_source" defaultValue={values.utmSource} />
-        <TextFilter name="utmMedium" label="utm_medium" defaultValue={values.utmMedium} />
-        <TextFilter name="utmCampaign" label="utm_campaign" defaultValue={values.utmCampaign} />
-        <TextFilter name="utmTerm" label="utm_term" defaultValue={values.utmTerm} />
-        <TextFilter name="utmContent" label="utm_content" defaultValue={values.utmContent} />
-        <TextFilter name="referrerHost" label="Sito di provenienza" defaultValue={values.referrerHost} />
-        <SelectFilter name="clickId" label="Clic su un annuncio" options={CLICK_ID_OPTIONS} defaultValue={values.clickId} />
-        <SelectFilter name="ebookType" label="Guida" options={GUIDE_OPTIONS} defaultValue={values.ebookType} />
-        <SelectFilter name="country" label="Paese" options={COUNTRY_OPTIONS} defaultValue={values.country} />
-        <SelectFilter name="smsStatus" label="Stato SMS" options={SMS_OPTIONS} defaultValue={values.smsStatus} />
-      </FilterForm>
+      <FilterForm
+        label="Filtri dei lead"
+        schema={leadFiltersSchema}
+        fields={FILTER_FIELDS}
+        values={values}
+        onApply={(applied) => update({ ...applied, page: '', lead: '' })}
+      />
 
       <Section
         title="Lead"

@@ -1,9 +1,11 @@
 import { smsBudgetMessages as t } from '@guida/shared/messages';
 import type { SmsBudgetOverview } from '@guida/shared/schemas/admin';
-import { SMS_BUDGET_RELEASE_URL, SMS_BUDGET_URL, useSmsBudget } from './admin-api';
-import { ConfirmAction } from './admin-ui';
+import { refreshesLeads } from '../leads/lead-queries';
+import { ConfirmAction } from '../ui/confirm-action';
+import { SMS_BUDGET_RELEASE_URL, refreshesBudget, useSmsBudget } from './sms-budget-queries';
 
-const refreshesBudgetAndLeads = (queryUrl: string) => queryUrl === SMS_BUDGET_URL || queryUrl.startsWith('/api/admin/leads');
+/** Released SMS leave the held count and change their leads' status. */
+const refreshesBudgetAndLeads = (queryUrl: string) => refreshesBudget(queryUrl) || refreshesLeads(queryUrl);
 
 type BudgetEntry = SmsBudgetOverview['budgets'][number];
 

@@ -1,10 +1,12 @@
 import { useId, type ReactNode } from 'react';
 import { TOUCH_FIELDS, type Touch } from '@guida/shared/attribution-rules';
 import type { LeadDetail } from '@guida/shared/schemas/admin';
-import { SideSheet } from '../../components/ui/side-sheet';
-import { leadUrl, useLeadDetail } from './admin-api';
-import { EMPTY_VALUE, TOUCH_LABELS, countryLabel, formatDateTime, formatNumber, guideLabel, variantLabel, yesNo } from './admin-format';
-import { ConfirmAction, DataTable, ErrorNotice, Facts, FOCUS_RING, Loading, StatusBadge } from './admin-ui';
+import { SideSheet } from '../../../components/ui/side-sheet';
+import { EMPTY_VALUE, TOUCH_LABELS, countryLabel, formatDateTime, formatNumber, guideLabel, variantLabel, yesNo } from '../ui/admin-format';
+import { DataTable, Facts, FOCUS_RING, StatusBadge } from '../ui/admin-ui';
+import { ConfirmAction } from '../ui/confirm-action';
+import { ErrorNotice, Loading } from '../ui/query-state';
+import { leadUrl, refreshesLeads, useLeadDetail } from './lead-queries';
 
 /** The side sheet with everything about one lead, and the actions to deliver it again. */
 export function LeadDetailDialog({
@@ -242,5 +244,3 @@ function DetailSection({ title, children }: { title: string; children: ReactNode
 /** Every field of a touch, by its parameter name (what the operator typed into the ad's URL). */
 const touchFacts = (touch: Touch): [string, ReactNode][] =>
   TOUCH_FIELDS.map((field) => [TOUCH_LABELS[field], touch[field] ?? EMPTY_VALUE]);
-
-const refreshesLeads = (queryUrl: string) => queryUrl.startsWith('/api/admin/leads');

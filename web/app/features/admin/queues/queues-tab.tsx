@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { QueueStats } from '@guida/shared/schemas/admin';
-import { QUEUES_URL, retryJobUrl, useAdminAction, useFailedJobs, useQueueStats } from './admin-api';
+import { useAdminPost } from '../admin-api';
 import {
   EMPTY_VALUE,
   formatClock,
@@ -9,8 +9,10 @@ import {
   formatDuration,
   formatNumber,
   queueLabel,
-} from './admin-format';
-import { CARD_CLASS, DataTable, ErrorNotice, FOCUS_RING, Loading, Section } from './admin-ui';
+} from '../ui/admin-format';
+import { CARD_CLASS, DataTable, FOCUS_RING, Section } from '../ui/admin-ui';
+import { ErrorNotice, Loading } from '../ui/query-state';
+import { refreshesQueues, retryJobUrl, useFailedJobs, useQueueStats } from './queue-queries';
 
 type Queue = QueueStats['queues'][number];
 
@@ -138,7 +140,7 @@ function QueueCard({ queue }: { queue: Queue }) {
 
 function FailedJobs({ name }: { name: string }) {
   const jobs = useFailedJobs(name);
-  const retry = useAdminAction((queryUrl) => queryUrl.startsWith(QUEUES_URL));
+  const retry = useAdminPost(refreshesQueues);
   if (jobs.isPending) return <Loading label="Caricamento dei job falliti" />;
   if (jobs.data === undefined) return <ErrorNotice error={jobs.error} onRetry={() => void jobs.refetch()} />;
   return (
@@ -168,8 +170,8 @@ function FailedJobs({ name }: { name: string }) {
                 type="button"
                 className="btn-secondary px-3 py-1 disabled:cursor-not-allowed disabled:opacity-50"
                 aria-label={`Riprova il job ${job.id}`}
-                disabled={retry.isPending && retry.variables === url}
-                onClick={() => retry.mutate(url)}
+                disabled={retry.isPending && retry.variables.url === url}
+                onClick={() => retry.mutate({ url })}
               >
                 Riprova
               </button>,
