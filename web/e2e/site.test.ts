@@ -138,10 +138,10 @@ describe('navigation', () => {
   });
 });
 
-describe('static sections', () => {
+describe('the texts of a page', () => {
   const staticTexts = ['Avvertenze sui rischi', 'Materiale esclusivamente educativo', 'nessuna promessa di guadagno'];
 
-  it('keep the prerendered markup through hydration and render after a client-side navigation', async () => {
+  it('stay through hydration and are rendered again after a client-side navigation', async () => {
     const { page, consoleErrors, close } = await openPage(e2e.browser);
     await gotoInteractive(page, `${e2e.site.baseUrl}/trading-old`);
     await page.waitForLoadState('networkidle');

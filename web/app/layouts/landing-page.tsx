@@ -1,6 +1,5 @@
 import { HERO_VARIANT_ATTRIBUTE } from '@guida/shared/experiments';
 import type { EbookType } from '@guida/shared/lead-rules';
-import { StaticHtml } from '../components/ui/static-html';
 import { WidgetSlot } from '../components/widget-slot';
 import type { LandingContent } from '../content/types';
 import { LeadForm } from '../features/lead-form';
@@ -31,7 +30,7 @@ export function LandingPage({ content, landingPath, heroVariant, variant, ebookT
         {...(heroVariant ? { [HERO_VARIANT_ATTRIBUTE]: heroVariant } : {})}
         className="bg-gradient-to-br from-slate-900 via-slate-900 to-emerald-900 text-white">
         <div className="mx-auto grid max-w-6xl gap-10 px-4 py-12 md:grid-cols-2 md:py-16">
-          <StaticHtml as="div">
+          <div>
             <p className="text-sm font-semibold uppercase tracking-wide text-emerald-300">{hero.eyebrow}</p>
             <h1 className="mt-3 text-4xl font-extrabold leading-tight md:text-5xl">{hero.title}</h1>
             <p className="mt-4 text-lg text-slate-200">{hero.subtitle}</p>
@@ -45,7 +44,7 @@ export function LandingPage({ content, landingPath, heroVariant, variant, ebookT
                 </li>
               ))}
             </ul>
-          </StaticHtml>
+          </div>
           <div className="flex flex-col gap-4">
             <LeadForm
               variant={variant}
@@ -60,7 +59,7 @@ export function LandingPage({ content, landingPath, heroVariant, variant, ebookT
           </div>
         </div>
       </section>
-      <StaticHtml as="section" data-track-section="benefits" aria-labelledby="vantaggi" className="mx-auto max-w-6xl px-4 py-14">
+      <section data-track-section="benefits" aria-labelledby="vantaggi" className="mx-auto max-w-6xl px-4 py-14">
         <h2 id="vantaggi" className="text-center text-2xl font-bold md:text-3xl">
           {benefits.title}
         </h2>
@@ -72,7 +71,7 @@ export function LandingPage({ content, landingPath, heroVariant, variant, ebookT
             </li>
           ))}
         </ul>
-      </StaticHtml>
+      </section>
       {children}
       <RiskDisclaimer title={disclaimer.title} paragraphs={disclaimer.paragraphs} />
     </PublicLayout>

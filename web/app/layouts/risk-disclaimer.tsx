@@ -1,9 +1,8 @@
-import { StaticHtml } from '../components/ui/static-html';
 
 /** The disclaimer section of every landing page: CFD risk, not financial advice. */
 export function RiskDisclaimer({ title, paragraphs }: { title: string; paragraphs: string[] }) {
   return (
-    <StaticHtml as="section" data-track-section="disclaimer" aria-labelledby="avvertenze" className="mx-auto mt-16 max-w-4xl px-4">
+    <section data-track-section="disclaimer" aria-labelledby="avvertenze" className="mx-auto mt-16 max-w-4xl px-4">
       <div className="rounded-xl border border-amber-300 bg-amber-50 p-6">
         <h2 id="avvertenze" className="text-lg font-bold text-slate-900">
           {title}
@@ -14,6 +13,6 @@ export function RiskDisclaimer({ title, paragraphs }: { title: string; paragraph
           </p>
         ))}
       </div>
-    </StaticHtml>
+    </section>
   );
 }

@@ -1,19 +1,18 @@
 import { Link } from 'react-router';
-import { StaticHtml } from '../components/ui/static-html';
 import { CookiePreferencesLink } from '../features/consent';
 
 export function SiteFooter() {
   return (
     <footer className="mt-16 bg-slate-900 text-sm text-slate-300">
       <div className="mx-auto grid max-w-6xl gap-6 px-4 py-10 md:grid-cols-2">
-        <StaticHtml as="div">
+        <div>
           <p className="font-semibold text-white">Guida Finanza</p>
           <p className="mt-2">
             Materiale esclusivamente educativo. Non costituisce consulenza in materia di investimenti né
             sollecitazione all’investimento. I CFD sono strumenti complessi e comportano un alto rischio di perdere
             denaro rapidamente a causa della leva finanziaria.
           </p>
-        </StaticHtml>
+        </div>
         <nav aria-label="Link legali" className="flex flex-col gap-2 md:items-end">
           <Link to="/privacy" className="underline hover:text-white">
             Privacy Policy
@@ -24,9 +23,9 @@ export function SiteFooter() {
           <CookiePreferencesLink />
         </nav>
       </div>
-      <StaticHtml as="p" className="border-t border-slate-800 py-4 text-center text-xs text-slate-400">
+      <p className="border-t border-slate-800 py-4 text-center text-xs text-slate-400">
         © {new Date().getFullYear()} Guida Finanza · Contenuti educativi, nessuna promessa di guadagno.
-      </StaticHtml>
+      </p>
     </footer>
   );
 }

@@ -3,7 +3,6 @@ import guideSource from '../../../guides/content/general.md?raw';
 import { LandingPage } from '../layouts/landing-page';
 import { InWidgetSlot } from '../components/widget-slot';
 import { CloseButton } from '../components/ui/close-button';
-import { StaticHtml } from '../components/ui/static-html';
 import { olderLanding } from '../content/landings';
 import { claims, preview, riskBanner, riskLine, scrollButtonLabel, testimonials } from '../content/trading-old';
 import { OfferCountdown } from '../features/offer-countdown';
@@ -97,7 +96,7 @@ export default function TradingOld({ loaderData }: Route.ComponentProps) {
     <>
       <LandingPage content={content} landingPath={landingPath} variant="older" top={<RiskBanner />}>
         {loaderData.claims.length > 0 ? (
-          <StaticHtml as="section" aria-label="La guida in breve" className="mx-auto max-w-6xl px-4">
+          <section aria-label="La guida in breve" className="mx-auto max-w-6xl px-4">
             <ul className="grid gap-4 rounded-2xl bg-emerald-900 p-6 text-white sm:grid-cols-2 lg:grid-cols-4">
               {loaderData.claims.map((claim) => (
                 <li key={claim.label}>
@@ -106,10 +105,10 @@ export default function TradingOld({ loaderData }: Route.ComponentProps) {
                 </li>
               ))}
             </ul>
-          </StaticHtml>
+          </section>
         ) : null}
         <section data-track-section="preview" aria-labelledby="anteprima" className="mx-auto mt-14 max-w-4xl px-4">
-          <StaticHtml as="div">
+          <div>
             <h2 id="anteprima" className="text-2xl font-bold md:text-3xl">
               {preview.title}
             </h2>
@@ -122,7 +121,7 @@ export default function TradingOld({ loaderData }: Route.ComponentProps) {
                 </li>
               ))}
             </ol>
-          </StaticHtml>
+          </div>
           <div className="mt-8 text-center">
             <button type="button" onClick={scrollToForm} className="btn-primary px-6 py-3 text-base">
               {scrollButtonLabel}
@@ -130,7 +129,7 @@ export default function TradingOld({ loaderData }: Route.ComponentProps) {
           </div>
         </section>
         {loaderData.testimonials.length > 0 ? (
-          <StaticHtml as="section" aria-labelledby="opinioni" className="mx-auto mt-14 max-w-6xl px-4">
+          <section aria-labelledby="opinioni" className="mx-auto mt-14 max-w-6xl px-4">
             <h2 id="opinioni" className="text-2xl font-bold md:text-3xl">
               Cosa dicono i lettori
             </h2>
@@ -142,7 +141,7 @@ export default function TradingOld({ loaderData }: Route.ComponentProps) {
                 </li>
               ))}
             </ul>
-          </StaticHtml>
+          </section>
         ) : null}
       </LandingPage>
       <AfterHydrationIdle>
