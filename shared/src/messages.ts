@@ -116,6 +116,8 @@ export const cookieTexts = {
   bannerTitle: 'Utilizziamo i cookie per migliorare la tua esperienza',
   bannerText:
     'Usiamo cookie essenziali e, solo con il tuo consenso, cookie analitici, di marketing e di preferenza. La scelta vale 6 mesi e puoi cambiarla in ogni momento.',
+  /** The effect of the × (Garante, 2021 cookie guidelines: it must be stated). */
+  bannerCloseEffect: 'Se chiudi questo avviso con la ×, usiamo solo i cookie essenziali.',
   privacyLink: 'Leggi la nostra Privacy Policy',
   customize: 'Personalizza',
   essentialsOnly: 'Solo Essenziali',

@@ -44,6 +44,33 @@ describe('cookie banner', () => {
     await close();
   });
 
+  it.each([
+    ['a phone', { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true }],
+    ['a desktop', { viewport: { width: 1280, height: 800 } }],
+  ] as const)('on %s, says what the × does and gives refusing the same weight as accepting (Garante 2021, EDPB)', async (_screen, options) => {
+    const { page, close } = await freshPage(options);
+    const region = banner(page);
+    expect(await region.locator('p').first().innerText()).toContain(t.bannerCloseEffect);
+    const looks = await Promise.all(
+      [t.essentialsOnly, t.acceptAll].map((name) =>
+        region.getByRole('button', { name, exact: true }).evaluate((button) => {
+          const style = getComputedStyle(button);
+          const box = button.getBoundingClientRect();
+          return {
+            width: Math.round(box.width),
+            height: Math.round(box.height),
+            ...Object.fromEntries(
+              ['background-color', 'color', 'font-size', 'font-weight', 'border-top-width', 'border-top-color', 'padding-top', 'padding-left']
+                .map((property) => [property, style.getPropertyValue(property)]),
+            ),
+          };
+        }),
+      ),
+    );
+    expect(looks[0]).toEqual(looks[1]);
+    await close();
+  });
+
   it('"Accetta Tutti" stores all four categories and hides the banner', async () => {
     const { page, close } = await freshPage();
     await banner(page).getByRole('button', { name: t.acceptAll }).click();

@@ -31,27 +31,28 @@ function Banner({ save, openPanel }: Pick<ReturnType<typeof useCookieConsent>, '
             {t.bannerTitle}
           </h2>
           <p>
-            {t.bannerText}{' '}
+            {t.bannerText} {t.bannerCloseEffect}{' '}
             <a href="/privacy" target="_blank" rel="noopener" className="font-medium text-emerald-800 underline">
               {t.privacyLink}
             </a>
           </p>
         </div>
-        <div className="flex shrink-0 flex-wrap gap-2">
-          <button type="button" onClick={openPanel} className="btn-secondary">
-            {t.customize}
-          </button>
-          <button type="button" onClick={() => void save(NONE)} className="btn-secondary">
+        {/* Refusing is as easy and as visible as accepting (EDPB): the two choices share one look and one size. */}
+        <div className="grid shrink-0 grid-cols-2 gap-2">
+          <button type="button" onClick={() => save(NONE)} className="btn-primary">
             {t.essentialsOnly}
           </button>
-          <button type="button" onClick={() => void save(ALL)} className="btn-primary">
+          <button type="button" onClick={() => save(ALL)} className="btn-primary">
             {t.acceptAll}
+          </button>
+          <button type="button" onClick={openPanel} className="btn-secondary col-span-2">
+            {t.customize}
           </button>
         </div>
         <button
           type="button"
           aria-label={t.closeBanner}
-          onClick={() => void save(NONE)}
+          onClick={() => save(NONE)}
           className="absolute -top-1 right-0 rounded p-1 text-xl leading-none text-slate-600 hover:text-slate-900"
         >
           <span aria-hidden="true">×</span>

@@ -81,7 +81,7 @@ export default function CookieSettingsPanel() {
           type="button"
           className="btn-primary mt-auto"
           onClick={() =>
-            void save({ analytics: choice.analytics, marketing: choice.marketing, preferences: choice.preferences })
+            save({ analytics: choice.analytics, marketing: choice.marketing, preferences: choice.preferences })
           }
         >
           {t.save}
