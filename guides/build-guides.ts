@@ -267,6 +267,9 @@ async function renderGuide(type: EbookType, source: string, file: string): Promi
   return done;
 }
 
+/** The number of pages of a PDF this module rendered (its page objects, not the page tree). */
+export const pdfPageCount = (pdf: Buffer) => (pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) ?? []).length;
+
 /** Renders every ebook type to `<outDir>/<type>.pdf` and returns the written paths. */
 export async function buildGuides(outDir: string): Promise<string[]> {
   await fs.mkdir(outDir, { recursive: true });

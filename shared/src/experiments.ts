@@ -30,15 +30,18 @@ export interface HeroExperiment {
 
 export const HERO_EXPERIMENTS: readonly HeroExperiment[] = [
   {
-    id: 'hero-trading-automatico-2026-11',
+    // Replaces hero-trading-automatico-2026-11, whose variants B and C promised what the
+    // guide does not have (ten pages, a budget template, advice "nel tuo caso"): its
+    // numbers measured claims that are gone.
+    id: 'hero-trading-automatico-2026-11-27',
     path: '/trading-automatico',
     name: 'Titolo della pagina /trading-automatico',
     variants: [
       { id: 'a', label: 'A · Controllo: fare ordine nei soldi' },
-      { id: 'b', label: 'B · Bilancio in un weekend' },
+      { id: 'b', label: 'B · Bilancio passo dopo passo' },
       { id: 'c', label: 'C · Niente tecnicismi' },
     ],
-    startedAt: '2026-11-25T00:00:00Z',
+    startedAt: '2026-11-27T00:00:00Z',
     baselineConversion: 0.05,
     minimumDetectableEffect: 0.02,
     alpha: 0.05,

@@ -6,7 +6,8 @@ import { cityPages } from './cities';
 import { gdprPage } from './gdpr';
 import { HERO_VARIANT_COPY } from './hero-experiments';
 import { financeLanding, investmentLanding, olderLanding } from './landings';
-import { privacyPolicy } from './privacy';
+import { createHash } from 'node:crypto';
+import { PRIVACY_NOTICE_VERSIONS, privacyPolicy } from './privacy';
 import { thankYouItaly, thankYouNeutral, thankYouSwitzerland, welcomePage } from './thank-you';
 import { topicPages } from './topics';
 import type { PageMeta } from './types';
@@ -15,7 +16,7 @@ const SMS = { sender: 'GuidaFin', linkDays: 30 };
 const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
 const privacy = privacyPolicy(
   { name: 'Esempio S.r.l.', address: 'Via Roma 1, 20100 Milano', email: 'privacy@example.it' },
-  { leadMonths: 24, analyticsMonths: 13 },
+  { leadMonths: 24, analyticsMonths: 13, linkDays: 30 },
 );
 const pages: [string, PageMeta][] = [
   ...topicPages.map((page) => [page.path, page] as [string, PageMeta]),
@@ -113,3 +114,30 @@ describe('hero experiments', () => {
     },
   );
 });
+
+describe('the privacy notice', () => {
+  it('dates its text: a changed wording needs a new entry in PRIVACY_NOTICE_VERSIONS, which the page shows', () => {
+    // Placeholders for what the configuration fills in: only the wording counts.
+    const { updated, ...text } = privacyPolicy(
+      { name: '{titolare}', address: '{indirizzo}', email: '{email}', vatNumber: '{partita IVA}' },
+      { leadMonths: 1001, analyticsMonths: 1002, linkDays: 1003 },
+    );
+    const fingerprint = createHash('sha256').update(JSON.stringify(text)).digest('hex').slice(0, 16);
+    const newest = PRIVACY_NOTICE_VERSIONS.at(-1)!;
+    expect(newest.fingerprint, `the notice's text changed: add { effective: '<today>', fingerprint: '${fingerprint}' }`).toBe(fingerprint);
+    const days = PRIVACY_NOTICE_VERSIONS.map((version) => version.effective);
+    expect([...days].sort()).toEqual(days);
+    expect(newest.effective <= new Date().toISOString().slice(0, 10)).toBe(true);
+    expect(new Set(PRIVACY_NOTICE_VERSIONS.map((version) => version.fingerprint)).size).toBe(PRIVACY_NOTICE_VERSIONS.length);
+    expect(updated).toBe(new Intl.DateTimeFormat('it-IT', { day: 'numeric', month: 'long', year: 'numeric' }).format(new Date(`${newest.effective}T12:00:00Z`)));
+  });
+
+  it('states the configured link validity, retention periods and controller', () => {
+    const text = JSON.stringify(
+      privacyPolicy({ name: 'Esempio S.r.l.', address: 'Via Roma 1', email: 'p@example.it' }, { leadMonths: 18, analyticsMonths: 7, linkDays: 12 }),
+    );
+    for (const expected of ['12 giorni', '18 mesi', '7 mesi', 'Esempio S.r.l.', 'Via Roma 1']) expect(text).toContain(expected);
+    expect(text).not.toContain('30 giorni');
+  });
+});
+

@@ -8,16 +8,16 @@ import type { HeroCopy } from './types';
  * variant's copy invalidates its numbers: start a new experiment instead.
  */
 export const HERO_VARIANT_COPY: Record<string, Record<string, HeroCopy>> = {
-  'hero-trading-automatico-2026-11': {
+  'hero-trading-automatico-2026-11-27': {
     a: { ...financeLanding.hero, submitLabel: financeLanding.form.submitLabel },
     b: {
       eyebrow: 'Guida gratuita di finanza personale',
-      title: 'Un bilancio familiare chiaro in un weekend',
+      title: 'Un bilancio familiare chiaro, passo dopo passo',
       subtitle:
-        'Una guida in PDF con un metodo passo passo per vedere entrate e uscite, costruire un fondo di emergenza e decidere con calma.',
+        'Una guida in PDF con un metodo semplice per vedere entrate e uscite, costruire un fondo di emergenza e decidere con calma.',
       bullets: [
-        'Un modello di bilancio da compilare in poche ore',
-        'Quanto mettere da parte per gli imprevisti, nel tuo caso',
+        'Come raggruppare le spese e capire dove vanno i soldi',
+        'Quanto mettere da parte per gli imprevisti: le indicazioni più diffuse',
         'Quali debiti ridurre per primi e perché',
         'Inflazione e previdenza spiegate con esempi concreti',
       ],
@@ -29,10 +29,10 @@ export const HERO_VARIANT_COPY: Record<string, Record<string, HeroCopy>> = {
       subtitle:
         'Niente gergo e niente promesse: una guida in PDF per capire dove vanno i tuoi soldi e come pianificare i prossimi passi.',
       bullets: [
-        'Entrate, uscite e risparmio: le basi in dieci pagine',
+        'Entrate, uscite e risparmio: le basi',
         'Fondo di emergenza e debiti senza ansia',
-        'Che cosa significano inflazione e previdenza per te',
-        'Obiettivi concreti che puoi misurare mese per mese',
+        'Che cosa significano inflazione e previdenza',
+        'Come fissare obiettivi concreti e misurabili',
       ],
       submitLabel: 'Ricevi la guida via SMS',
     },

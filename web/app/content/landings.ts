@@ -37,7 +37,7 @@ export const financeLanding: LandingContent = {
       },
       {
         title: 'Più serenità negli imprevisti',
-        text: 'Capisci perché serve un fondo di emergenza, a quanto dovrebbe ammontare nel tuo caso e come costruirlo un passo alla volta.',
+        text: 'Capisci perché serve un fondo di emergenza, a quanto dovrebbe ammontare secondo le indicazioni più diffuse e come costruirlo un passo alla volta.',
       },
       {
         title: 'Debiti sotto controllo',

@@ -1,9 +1,32 @@
+import { days } from './sms-copy';
 import type { ArticleSection, PageMeta } from './types';
 
 /**
+ * Every wording of the notice, oldest first: the day it took effect and the fingerprint of
+ * its text (content.test.ts computes it with placeholder settings). A change of the text
+ * fails that test until a new entry is added here, and the page shows the newest entry's
+ * day as "Ultimo aggiornamento": the date follows the text.
+ */
+export const PRIVACY_NOTICE_VERSIONS: readonly { effective: `${number}-${number}-${number}`; fingerprint: string }[] = [
+  { effective: '2026-11-27', fingerprint: 'f454f1efa30c0bcc' },
+];
+
+/** The values of the configuration the notice states. */
+export interface PrivacySettings {
+  /** RETENTION_MONTHS */
+  leadMonths: number;
+  /** ANALYTICS_RETENTION_MONTHS */
+  analyticsMonths: number;
+  /** GUIDE_LINK_TTL_DAYS */
+  linkDays: number;
+}
+
+const ITALIAN_DATE = new Intl.DateTimeFormat('it-IT', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+
+/**
  * Information notice under art. 13 GDPR and art. 19 of the Swiss nFADP (LPD).
- * The controller and the retention periods come from the configuration, so the text
- * always matches what the system actually does.
+ * The controller, the retention periods and the link's validity come from the
+ * configuration, so the text always matches what the system actually does.
  */
 export function privacyPolicy(
   controller: {
@@ -12,7 +35,7 @@ export function privacyPolicy(
     email: string;
     vatNumber?: string;
   },
-  retention: { leadMonths: number; analyticsMonths: number },
+  retention: PrivacySettings,
 ): {
   meta: PageMeta;
   heading: string;
@@ -98,7 +121,7 @@ export function privacyPolicy(
         `Dati della richiesta (nome, cognome, email, cellulare e stato delle consegne): ${retention.leadMonths} mesi dalla richiesta, poi vengono cancellati o anonimizzati in modo irreversibile. Prima della cancellazione ti avvisiamo.`,
         `Dati statistici di navigazione: ${retention.analyticsMonths} mesi, poi vengono cancellati o aggregati in forma anonima.`,
         'Prova del consenso: per tutto il tempo necessario a dimostrare che il consenso è stato raccolto correttamente, ad esempio in caso di contestazioni o di verifiche da parte delle autorità. Quando i tuoi dati vengono cancellati ne conserviamo soltanto data, versione del testo accettato e un’impronta non leggibile del tuo indirizzo email.',
-        "Link di download della guida: scade dopo 30 giorni dall'invio e da quel momento non permette più di scaricare il file.",
+        `Link di download della guida: scade dopo ${days(retention.linkDays)} dall'invio e da quel momento non permette più di scaricare il file.`,
         `Scelta sui cookie: resta valida per 6 mesi; trascorso questo periodo ti chiediamo di nuovo le tue preferenze. La registrazione della scelta, che ci serve a dimostrarla, è conservata per ${retention.analyticsMonths} mesi.`,
         'Se revochi il consenso alle comunicazioni promozionali o eserciti il diritto di cancellazione, interrompiamo i relativi trattamenti senza attendere le scadenze indicate, salvo i dati che dobbiamo conservare per obbligo di legge o per dimostrare il consenso.',
       ],
@@ -169,7 +192,7 @@ export function privacyPolicy(
         'Come Guida Finanza tratta i tuoi dati: quali raccogliamo, per quali finalità, per quanto tempo, con chi li condividiamo e come esercitare i tuoi diritti.',
     },
     heading: 'Informativa sul trattamento dei dati personali',
-    updated: '22 novembre 2026',
+    updated: ITALIAN_DATE.format(new Date(PRIVACY_NOTICE_VERSIONS.at(-1)!.effective)),
     sections,
   };
 }

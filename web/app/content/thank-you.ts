@@ -1,4 +1,7 @@
+import { days, type SmsCopy } from './sms-copy';
 import type { ThankYouContent } from './types';
+
+export type { SmsCopy } from './sms-copy';
 
 /**
  * Thank-you pages (/grazie-italia, /grazie-svizzera, /grazie, /grazie-neutral) and the
@@ -7,15 +10,6 @@ import type { ThankYouContent } from './types';
  * and the link's validity follow the configuration the worker sends with (SmsCopy).
  */
 
-/** What the visitor is told about the SMS: who it comes from and how long its link lasts. */
-export interface SmsCopy {
-  /** The sender the phone shows (TWILIO_FROM); null when the provider chooses it. */
-  sender: string | null;
-  /** GUIDE_LINK_TTL_DAYS. */
-  linkDays: number;
-}
-
-const days = (count: number) => (count === 1 ? '1 giorno' : `${count} giorni`);
 /** ` dal mittente "X"`, or nothing when the sender is not known in advance. */
 const fromSender = ({ sender }: SmsCopy) => (sender ? ` dal mittente "${sender}"` : '');
 /** `L'SMS di "X"` or `L'SMS`. */

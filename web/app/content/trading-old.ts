@@ -1,3 +1,5 @@
+import { days, type SmsCopy } from './sms-copy';
+
 /**
  * Editable content of the older trading page (/trading-old).
  *
@@ -26,12 +28,12 @@ export const riskBanner =
 /** The risk warning in one short line, shown once the visitor scrolled past the full one. */
 export const riskLine = 'Avvertenza: il 74-89% dei conti CFD al dettaglio perde denaro.';
 
-/** Facts about the free guide itself. */
-export const claims: Claim[] = [
+/** Facts about the free guide itself; the link's validity is the configured one (GUIDE_LINK_TTL_DAYS). */
+export const guideClaims = (sms: SmsCopy): Claim[] => [
   { value: '0 €', label: 'La guida è gratuita, senza carta di credito' },
   { value: 'PDF', label: 'Da leggere su telefono, tablet o computer' },
   { value: 'SMS', label: 'Il link personale arriva in pochi secondi' },
-  { value: '30 giorni', label: 'Per scaricarla dal tuo link personale' },
+  { value: days(sms.linkDays), label: 'Per scaricarla dal tuo link personale' },
 ];
 
 /** Real readers' words, published with their consent. None yet. */

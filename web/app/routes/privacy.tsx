@@ -11,6 +11,7 @@ export function loader({ request }: Route.LoaderArgs) {
   const policy = privacyPolicy(controller, {
     leadMonths: siteConfig.RETENTION_MONTHS,
     analyticsMonths: siteConfig.ANALYTICS_RETENTION_MONTHS,
+    linkDays: siteConfig.GUIDE_LINK_TTL_DAYS,
   });
   return { policy, seo: pageSeo(pathOf(request), policy.meta) };
 }

@@ -4,7 +4,7 @@ import { THANK_YOU_PREFIX_PARAM } from '@guida/shared/lead-rules';
 import { PublicLayout } from '../layouts/public-layout';
 import { thankYouItaly, thankYouNeutral, thankYouSwitzerland, type SmsCopy } from '../content/thank-you';
 import type { ThankYouContent } from '../content/types';
-import { useSiteSettings } from '../features/site-settings';
+import { useSmsCopy } from '../features/site-settings';
 import { metaTags } from '../lib/seo';
 import { pageSeo, pathOf } from '../seo.server';
 import { buildSmsCopy } from '../site-config.server';
@@ -23,15 +23,6 @@ export function loader({ request }: Route.LoaderArgs) {
   const path = pathOf(request);
   const { content } = CONTENT[path] ?? { content: thankYouNeutral };
   return { path, sms: buildSmsCopy, seo: pageSeo(path, content(buildSmsCopy), { noindex: true }) };
-}
-
-/**
- * The SMS copy as the running API's settings give it (the worker's settings), once read;
- * until then the copy the page was built with.
- */
-export function useSmsCopy(built: SmsCopy): SmsCopy {
-  const { data } = useSiteSettings();
-  return data ? { sender: data.smsSender, linkDays: data.guideLinkDays } : built;
 }
 
 const noSubscription = () => () => {};

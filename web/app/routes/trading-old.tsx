@@ -4,13 +4,15 @@ import { LandingPage } from '../layouts/landing-page';
 import { InWidgetSlot } from '../components/widget-slot';
 import { CloseButton } from '../components/ui/close-button';
 import { olderLanding } from '../content/landings';
-import { claims, preview, riskBanner, riskLine, scrollButtonLabel, testimonials } from '../content/trading-old';
+import { guideClaims, preview, riskBanner, riskLine, scrollButtonLabel, testimonials } from '../content/trading-old';
 import { OfferCountdown } from '../features/offer-countdown';
+import { useSmsCopy } from '../features/site-settings';
 import { SocialProof, useLiveStats } from '../features/social-proof';
 import { trackCtaClick } from '../features/tracking';
 import { AfterHydrationIdle } from '../lib/after-hydration';
 import { metaTags } from '../lib/seo';
 import { pageSeo, pathOf } from '../seo.server';
+import { buildSmsCopy } from '../site-config.server';
 import type { Route } from './+types/trading-old';
 
 /** The chapters of the guide this page offers, read from its source at build time. */
@@ -25,7 +27,7 @@ export function loader({ request }: Route.LoaderArgs) {
     landingPath: path,
     seo: pageSeo(path, olderLanding),
     chapters: guideChapters(guideSource),
-    claims,
+    sms: buildSmsCopy,
     testimonials,
   };
 }
@@ -92,13 +94,14 @@ function OfferBox({ landingPath }: { landingPath: string }) {
 /** The older trading-guide page: risk banner, countdown, claims, preview, testimonials. */
 export default function TradingOld({ loaderData }: Route.ComponentProps) {
   const { content, landingPath, chapters } = loaderData;
+  const claims = guideClaims(useSmsCopy(loaderData.sms));
   return (
     <>
       <LandingPage content={content} landingPath={landingPath} variant="older" top={<RiskBanner />}>
-        {loaderData.claims.length > 0 ? (
+        {claims.length > 0 ? (
           <section aria-label="La guida in breve" className="mx-auto max-w-6xl px-4">
             <ul className="grid gap-4 rounded-2xl bg-emerald-900 p-6 text-white sm:grid-cols-2 lg:grid-cols-4">
-              {loaderData.claims.map((claim) => (
+              {claims.map((claim) => (
                 <li key={claim.label}>
                   <p className="text-2xl font-extrabold">{claim.value}</p>
                   <p className="text-sm text-emerald-50">{claim.label}</p>

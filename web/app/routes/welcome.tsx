@@ -3,7 +3,8 @@ import { metaTags } from '../lib/seo';
 import { pageSeo, pathOf } from '../seo.server';
 import type { Route } from './+types/welcome';
 import { buildSmsCopy } from '../site-config.server';
-import { ThankYouView, useSmsCopy } from './thank-you';
+import { useSmsCopy } from '../features/site-settings';
+import { ThankYouView } from './thank-you';
 
 export function loader({ request }: Route.LoaderArgs) {
   return { sms: buildSmsCopy, seo: pageSeo(pathOf(request), welcomePage(buildSmsCopy), { noindex: true }) };

@@ -1,1 +1,1 @@
-export { useSiteSettings } from './use-site-settings';
+export { useSiteSettings, useSmsCopy } from './use-site-settings';
