@@ -21,6 +21,7 @@ import * as leadAttribution from './20261127100000_lead_attribution';
 import * as heroExperiments from './20261128120000_hero_experiments';
 import * as funnelByCampaignAndVariant from './20261129090000_funnel_by_campaign_and_variant';
 import * as directSourceInFunnelRollup from './20261130090000_direct_source_in_funnel_rollup';
+import * as offerPlaces from './20261201130000_offer_places';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '20261128120000_hero_experiments': heroExperiments,
   '20261129090000_funnel_by_campaign_and_variant': funnelByCampaignAndVariant,
   '20261130090000_direct_source_in_funnel_rollup': directSourceInFunnelRollup,
+  '20261201130000_offer_places': offerPlaces,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

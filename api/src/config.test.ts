@@ -46,6 +46,10 @@ describe('API configuration', () => {
     expect(problems({ ...base, TWILIO_FROM: 'GuidaFinanzaGratis' })[0]).toMatch(/^TWILIO_FROM:/);
     expect(problems({ ...base, GA_MEASUREMENT_ID: 'UA-1234' })[0]).toMatch(/^GA_MEASUREMENT_ID:/);
     expect(problems({ ...base, OFFER_ENDS_AT: 'domani' })[0]).toMatch(/^OFFER_ENDS_AT:/);
+    expect(problems({ ...base, OFFER_STARTS_AT: '2026-12-01' })[0]).toMatch(/^OFFER_STARTS_AT:/);
+    expect(problems({ ...base, OFFER_STARTS_AT: '2026-12-31T00:00:00+01:00', OFFER_ENDS_AT: '2026-12-01T00:00:00+01:00' })).toEqual([
+      'OFFER_ENDS_AT: must be later than OFFER_STARTS_AT',
+    ]);
   });
 
   describe('TRUST_PROXY', () => {

@@ -65,6 +65,15 @@ function requireTrustProxyInProduction(value: { NODE_ENV: string; TRUST_PROXY?: 
   }
 }
 
+const isoDateTime = z.iso.datetime({ offset: true, error: 'must be an ISO date-time, e.g. 2026-12-31T23:59:00+01:00' });
+
+/** An offer that ends before it starts could never take a lead: a typo, refused at start. */
+function requireOfferEndAfterStart(value: { OFFER_STARTS_AT?: string | undefined; OFFER_ENDS_AT?: string | undefined }, ctx: z.RefinementCtx) {
+  if (value.OFFER_STARTS_AT && value.OFFER_ENDS_AT && Date.parse(value.OFFER_ENDS_AT) <= Date.parse(value.OFFER_STARTS_AT)) {
+    ctx.addIssue({ code: 'custom', path: ['OFFER_ENDS_AT'], message: 'must be later than OFFER_STARTS_AT' });
+  }
+}
+
 export const apiEnvSchema = z
   .object({
     ...commonEnv,
@@ -109,9 +118,13 @@ export const apiEnvSchema = z
       .string()
       .regex(/^G-[A-Z0-9]{4,20}$/, { error: 'must look like G-XXXXXXXXXX' })
       .optional(),
-    OFFER_ENDS_AT: z.iso
-      .datetime({ offset: true, error: 'must be an ISO date-time, e.g. 2026-12-31T23:59:00+01:00' })
-      .optional(),
+    /**
+     * The offer (decision 047): places are counted from OFFER_STARTS_AT (all places ever when
+     * unset); once OFFER_ENDS_AT has passed or FREE_PLACES_TOTAL (> 0) places are taken, the
+     * lead intake answers 410 and the pages show that the offer has ended.
+     */
+    OFFER_STARTS_AT: isoDateTime.optional(),
+    OFFER_ENDS_AT: isoDateTime.optional(),
     FREE_PLACES_TOTAL: intEnv(0, 0, 10_000_000),
     /**
      * People besides the visitor that "visitors online" and "others reading this page" must
@@ -135,6 +148,7 @@ export const apiEnvSchema = z
   .superRefine(requireTwilioSettings)
   .superRefine(requireHttpsInProduction)
   .superRefine(requireTrustProxyInProduction)
+  .superRefine(requireOfferEndAfterStart)
   .transform((config) => ({ ...config, TRUST_PROXY: config.TRUST_PROXY ?? DEVELOPMENT_TRUST_PROXY }));
 
 export type ApiConfig = z.output<typeof apiEnvSchema>;

@@ -20,6 +20,8 @@ export interface ApiDeps {
   redis: Redis;
   queues: JobQueues;
   metrics: ApiMetrics;
+  /** The clock of the offer's deadline (decision 047); tests move it. Default: the system's. */
+  now?: () => Date;
 }
 
 export function createApiDependencies(config: ApiConfig, logger: Logger): ApiDeps & { close(): Promise<void> } {

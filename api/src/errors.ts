@@ -12,6 +12,8 @@ export class AppError extends Error {
       retryAfterSeconds?: number;
       /** Tells the form to solve a proof-of-work and send again (api/src/challenge). */
       challengeRequired?: true;
+      /** The no-JavaScript form's page, when it is not about the form's fields. */
+      page?: { title: string; link: { href: string; label: string } };
     } = {},
   ) {
     super(message);

@@ -5,6 +5,7 @@ import { superviseApiProcesses } from './api-processes';
 import { createApp } from './app';
 import { loadApiConfig, type ApiConfig } from './config';
 import { createApiDependencies } from './dependencies';
+import { recordOfferAtStart } from './offer';
 
 const config = loadApiConfig();
 const logger = createLogger({ service: 'api', level: config.LOG_LEVEL });
@@ -21,6 +22,7 @@ if (config.WEB_CONCURRENCY > 1 && cluster.isPrimary) {
 function serve(config: ApiConfig, logger: Logger) {
   const deps = createApiDependencies(config, logger);
   const app = createApp(deps);
+  recordOfferAtStart(deps);
 
   // Express 5 calls this back on a failed listen too (with the error, handled below).
   const server = app.listen(config.PORT, (error?: Error) => {

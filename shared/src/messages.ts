@@ -30,6 +30,16 @@ export const formMessages = {
   errorAnalyticsFallback: "Errore durante l'invio della richiesta",
 } as const;
 
+/**
+ * The offer has ended (decision 047): a heading, and why. The lead intake answers 410 with
+ * the reason's text; the pages show both in place of the guide form.
+ */
+export const offerEndedTexts = {
+  title: 'Offerta terminata',
+  deadline: "L'offerta è scaduta: non è più possibile richiedere la guida gratuita.",
+  places: 'Tutti i posti gratuiti sono stati assegnati: non è più possibile richiedere la guida gratuita.',
+} as const;
+
 /** Messages of the HTTP API, returned as `{ message }`. */
 export const apiMessages = {
   invalidRequest: 'Richiesta non valida. Controlla i dati inseriti e riprova.',
@@ -45,6 +55,10 @@ export const apiMessages = {
   invalidSignature: 'Firma della richiesta non valida.',
   metricsUnauthorized: 'Token di accesso alle metriche mancante o non valido.',
   crossSiteRequest: 'Richiesta rifiutata: il modulo va inviato da una pagina di questo sito.',
+  /** 410 from the lead intake once the offer's deadline has passed. */
+  offerEndedDeadline: offerEndedTexts.deadline,
+  /** 410 from the lead intake once the offer's free places are all taken. */
+  offerEndedPlaces: offerEndedTexts.places,
 } as const;
 
 /** Pages shown for the personal guide link. */

@@ -16,7 +16,15 @@ export type AuditAction =
   | 'rectify_lead'
   | 'view_consent_history'
   | 'release_held_sms'
-  | 'stop_hero_experiment';
+  | 'stop_hero_experiment'
+  /** The offer's start, end or places changed in the environment (found at an API start). */
+  | 'change_offer_settings';
+
+/**
+ * Who an entry names when no admin acted (a change of the environment, found at a start):
+ * in brackets, which no username can be (create-admin allows letters, digits, . _ @ -).
+ */
+export const CONFIGURATION_ACTOR = '(configurazione)';
 
 /**
  * A username typed at a failed login that matches no account, as stored in the audit log:
@@ -60,4 +68,20 @@ export async function auditAdminAction(
 ) {
   const { user } = signedIn(req);
   await audit(db, req, { userId: user.id, username: user.username, ...entry });
+}
+
+/** A change no admin made through the admin area: the environment's settings, found changed at a start. */
+export async function auditConfigurationChange(
+  db: Knex,
+  entry: { action: AuditAction; target: { type: string; id: string | number }; details: Record<string, unknown> },
+) {
+  await db('admin_audit_log').insert({
+    user_id: null,
+    username: CONFIGURATION_ACTOR,
+    action: entry.action,
+    target_type: entry.target.type,
+    target_id: String(entry.target.id),
+    details: entry.details,
+    ip_address: null,
+  });
 }

@@ -4,7 +4,6 @@ import { SMS_HANDED_OVER } from '@guida/shared/deliveries/delivery-statuses';
 export interface LiveFigures {
   requests_last_2h: number;
   downloads_last_2h: number;
-  requests_total: number;
 }
 
 /** The stored figures behind the social-proof widgets, in one round trip. */
@@ -12,8 +11,7 @@ export async function liveFigures(db: Knex): Promise<LiveFigures> {
   const result = await db.raw<{ rows: LiveFigures[] }>(`
     SELECT
       (SELECT count(*) FROM ebook_requests WHERE created_at > now() - interval '2 hours') AS requests_last_2h,
-      (SELECT count(*) FROM guide_downloads WHERE downloaded_at > now() - interval '2 hours') AS downloads_last_2h,
-      (SELECT count(*) FROM ebook_requests) AS requests_total
+      (SELECT count(*) FROM guide_downloads WHERE downloaded_at > now() - interval '2 hours') AS downloads_last_2h
   `);
   return result.rows[0]!;
 }

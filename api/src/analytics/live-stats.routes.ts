@@ -9,6 +9,7 @@ import { notFound } from '../errors';
 import { clientKey } from '../http/client-ip';
 import { createRateLimit } from '../http/rate-limit';
 import { parseOrThrow } from '../http/validate';
+import { offerOf } from '../offer';
 import { liveFigures, recentDeliveries } from './live-stats.repo';
 import { onlineCounts } from './presence';
 
@@ -29,7 +30,8 @@ export function liveStatsRouter(deps: ApiDeps) {
     durationSeconds: 60,
   });
   const ttlMs = deps.config.LIVE_STATS_CACHE_SECONDS * 1000;
-  const placesTotal = deps.config.FREE_PLACES_TOTAL > 0 ? deps.config.FREE_PLACES_TOTAL : null;
+  const offer = offerOf(deps);
+  const { placesTotal } = offer.settings;
   // A count of people is answered only when it holds at least SOCIAL_PROOF_MIN_OTHERS
   // besides the visitor asking (who is among them once their own events arrived), else 0
   // and the widget leaves its line out: a visitor alone is no social proof, and a figure of
@@ -39,7 +41,7 @@ export function liveStatsRouter(deps: ApiDeps) {
   const cache = new Map<string, { at: number; stats: Promise<LiveStats> }>();
 
   async function compute(path: string): Promise<LiveStats> {
-    const [online, figures, deliveries] = await Promise.all([
+    const [online, figures, deliveries, placesTaken] = await Promise.all([
       // Without Redis nobody can be vouched for: the widgets leave those lines out.
       withTimeout(onlineCounts(deps.redis, deps.config.REDIS_KEY_PREFIX, path), 300, 'Redis').catch((error: unknown) => {
         deps.logger.warn({ err: (error as Error).message }, 'visitors online not counted');
@@ -47,6 +49,8 @@ export function liveStatsRouter(deps: ApiDeps) {
       }),
       liveFigures(deps.db),
       recentDeliveries(deps.db, RECENT_DELIVERIES),
+      // Places taken once per phone since the offer's start, never given back (decision 047).
+      placesTotal === null ? 0 : offer.placesTaken(),
     ]);
     return {
       visitorsOnline: shown(online.visitorsOnline),
@@ -54,7 +58,7 @@ export function liveStatsRouter(deps: ApiDeps) {
       guideRequestsLast2h: figures.requests_last_2h,
       downloadsLast2h: figures.downloads_last_2h,
       recentDeliveries: deliveries.map((row) => ({ at: row.sent_at.toISOString(), country: row.country })),
-      placesRemaining: placesTotal === null ? null : Math.max(0, placesTotal - figures.requests_total),
+      placesRemaining: placesTotal === null ? null : Math.max(0, placesTotal - placesTaken),
       placesTotal,
     };
   }

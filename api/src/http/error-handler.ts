@@ -75,12 +75,12 @@ export const errorHandler: ErrorRequestHandler = (error: unknown, req, res, next
     res.set('Retry-After', String(appError.details.retryAfterSeconds));
   }
   if (wantsHtml(req)) {
-    const errors = appError.details.errors;
+    const { errors, page } = appError.details;
     sendHtmlPage(res, appError.status, {
-      title: formErrorPage.title,
+      title: page?.title ?? formErrorPage.title,
       paragraphs: errors ? [formErrorPage.intro] : [appError.message],
       list: errors ? [...new Set(Object.values(errors))] : [],
-      link: { href: sameOriginReferer(req)?.pathname ?? '/', label: formErrorPage.back },
+      link: page?.link ?? { href: sameOriginReferer(req)?.pathname ?? '/', label: formErrorPage.back },
     });
     return;
   }

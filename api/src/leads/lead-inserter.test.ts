@@ -3,9 +3,12 @@ import { ebookRequestSchema } from '@guida/shared/schemas/lead';
 import { createTestDatabase, type TestDatabase } from '@guida/testing/test-database';
 import { waitFor } from '@guida/testing/wait-for';
 import { isDatabaseUnavailable } from '../http/database-errors';
-import { uniqueItalianMobile, validLead } from '../testing/test-api';
-import { createLeadInserter } from './lead-inserter';
+import { placeKeyOf } from '../offer';
+import { TEST_SESSION_SECRET, uniqueItalianMobile, validLead } from '../testing/test-api';
+import { createLeadInserter, NoPlaceLeftError } from './lead-inserter';
 import type { NewLead } from './leads.repo';
+
+const placeKey = placeKeyOf(TEST_SESSION_SECRET);
 
 function newLead(overrides: Record<string, unknown> = {}): NewLead {
   const request = ebookRequestSchema.parse(validLead({ telefono: uniqueItalianMobile(), ...overrides }));
@@ -18,6 +21,7 @@ function newLead(overrides: Record<string, unknown> = {}): NewLead {
     marketingConsentVersion: '2.1',
     marketingConsentHash: 'b'.repeat(64),
     downloadTokenTtlDays: 30,
+    placeKey: placeKey(request.telefono),
   };
 }
 
@@ -127,6 +131,51 @@ describe('lead inserter (batched inserts)', () => {
     expect(await database.db('sms_messages').where({ lead_id: later.leadId }).first('status')).toEqual({ status: 'pending' });
     expect(await database.db('recent_phone_requests').where({ telefono: lead.request.telefono }).first('lead_id')).toEqual({
       lead_id: later.leadId,
+    });
+  });
+
+  describe('with a cap on the places (decision 047)', () => {
+    /** An offer starting now: the places taken by the tests above do not count. */
+    async function offerStartingNow(placesTotal: number) {
+      const startsAt = new Date();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return { startsAt, placesTotal };
+    }
+    const placesSince = async (startsAt: Date) =>
+      Number((await database.db('offer_places').where('taken_at', '>=', startsAt).count({ n: '*' }).first())?.n);
+
+    it('never takes more places than the cap, however many batches of however many processes run at once', async () => {
+      const places = await offerStartingNow(5);
+      // Five API processes, each with its own batches, every lead arriving at the same moment.
+      const inserters = Array.from({ length: 5 }, () => createLeadInserter(database.db, { places }));
+      const leads = Array.from({ length: 50 }, () => newLead());
+
+      const outcomes = await Promise.allSettled(leads.map((lead, index) => inserters[index % 5]!(lead)));
+
+      expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(5);
+      const refused = outcomes.filter((outcome) => outcome.status === 'rejected');
+      expect(refused).toHaveLength(45);
+      for (const outcome of refused) expect(outcome.reason).toBeInstanceOf(NoPlaceLeftError);
+      const phones = leads.map((lead) => lead.request.telefono);
+      expect(Number((await database.db('ebook_requests').whereIn('telefono', phones).count({ n: '*' }).first())?.n)).toBe(5);
+      expect(Number((await database.db('recent_phone_requests').whereIn('telefono', phones).count({ n: '*' }).first())?.n)).toBe(5);
+      expect(await placesSince(places.startsAt)).toBe(5);
+    });
+
+    it('lets a phone that holds a place in while places remain, and refuses the newcomers beyond them', async () => {
+      const places = await offerStartingNow(2);
+      const insert = createLeadInserter(database.db, { places });
+      const holder = newLead();
+      await insert(holder);
+
+      // One batch: the holder again, then two newcomers for the one place left.
+      const outcomes = await Promise.allSettled([holder, newLead(), newLead()].map((lead) => insert(lead)));
+
+      expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'fulfilled', 'rejected']);
+      expect(outcomes[2]).toMatchObject({ reason: expect.any(NoPlaceLeftError) });
+      expect(await placesSince(places.startsAt)).toBe(2);
+      // Every place taken: the offer has ended, for the holder too.
+      await expect(insert(holder)).rejects.toBeInstanceOf(NoPlaceLeftError);
     });
   });
 

@@ -1,6 +1,14 @@
 import type { Knex } from 'knex';
 import { DatabaseBusyError, isDatabaseUnavailable } from '../http/database-errors';
-import { insertLeads, type InsertLeadResult, type NewLead } from './leads.repo';
+import { insertLeads, type InsertLeadResult, type NewLead, type PlaceRules } from './leads.repo';
+
+/** The offer had no free place left for the lead (decision 047): nothing of it was stored. */
+export class NoPlaceLeftError extends Error {
+  constructor() {
+    super('no free place left in the offer');
+    this.name = 'NoPlaceLeftError';
+  }
+}
 
 interface Waiting {
   lead: NewLead;
@@ -18,6 +26,8 @@ export interface LeadInserterOptions {
   maxWaitMs?: number;
   /** Leads waiting beyond this many get a 503 at once instead of queueing without end. */
   maxWaiting?: number;
+  /** The offer's start and cap (decision 047); by default no cap, places taken from the first lead. */
+  places?: PlaceRules;
 }
 
 /**
@@ -29,8 +39,17 @@ export interface LeadInserterOptions {
  */
 export function createLeadInserter(
   db: Knex,
-  { maxBatchSize = 100, maxConcurrentBatches = 4, maxWaitMs = 10_000, maxWaiting = 5_000 }: LeadInserterOptions = {},
+  {
+    maxBatchSize = 100,
+    maxConcurrentBatches = 4,
+    maxWaitMs = 10_000,
+    maxWaiting = 5_000,
+    places = { startsAt: null, placesTotal: null },
+  }: LeadInserterOptions = {},
 ): LeadInserter {
+  const settle = (item: Waiting, result: InsertLeadResult | null | undefined) =>
+    result ? item.resolve(result) : item.reject(new NoPlaceLeftError());
+
   let waiting: Waiting[] = [];
   let running = 0;
   let flushScheduled = false;
@@ -77,8 +96,9 @@ export function createLeadInserter(
       const results = await insertLeads(
         db,
         batch.map(({ lead }) => lead),
+        places,
       );
-      batch.forEach((item, index) => item.resolve(results[index]!));
+      batch.forEach((item, index) => settle(item, results[index]));
     } catch (error) {
       if (batch.length === 1 || isDatabaseUnavailable(error)) {
         for (const item of batch) item.reject(error);
@@ -87,7 +107,7 @@ export function createLeadInserter(
       // One lead the database refuses must not fail the others: each goes alone, one
       // after the other (in this slot), so a failing batch does not flood the pool.
       for (const item of batch) {
-        await insertLeads(db, [item.lead]).then(([result]) => item.resolve(result!), item.reject);
+        await insertLeads(db, [item.lead], places).then(([result]) => settle(item, result), item.reject);
       }
     }
   }

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { ATTRIBUTION_COLUMNS, FIRST_TOUCH_PREFIX, pickTouch, touchColumns } from '@guida/shared/attribution-rules';
 import type { EbookRequest } from '@guida/shared/schemas/lead';
 import { preparedStatement } from '@guida/shared/server/prepared-statement';
+import { lockOfferAndReadPlaces } from '../offer';
 
 /** The lead's attribution columns (last touch, then first touch), sent as one jsonb per lead. */
 function attributionOf(request: EbookRequest) {
@@ -19,6 +20,16 @@ export interface NewLead {
   marketingConsentVersion: string;
   marketingConsentHash: string;
   downloadTokenTtlDays: number;
+  /** The key of the phone's place in the offer (placeKeyOf in api/src/offer). */
+  placeKey: Buffer;
+}
+
+/** What the offer asks of an insert (decision 047). */
+export interface PlaceRules {
+  /** Places are taken from this time on (OFFER_STARTS_AT); null: from the first lead. */
+  startsAt: Date | null;
+  /** FREE_PLACES_TOTAL; null: no cap, no lock. */
+  placesTotal: number | null;
 }
 
 export interface InsertLeadResult {
@@ -46,6 +57,11 @@ export interface InsertLeadResult {
  * The download link's token is not stored: the worker derives it when it sends the SMS
  * and stores only its hash (decision 029).
  *
+ * Every lead takes its phone's place in the offer (decision 047) unless the phone holds
+ * one taken since the offer's start: a repeat, within its 24 hours or later, takes none,
+ * and a place taken before the start is taken again (a new offer). The place's row keeps
+ * only the phone's keyed hash and when it was taken, so it outlives the lead's erasure.
+ *
  * A marketing consent is recorded only when given, under its own text version:
  * gdpr_consents holds consents given, with the hash of the address (what stays findable
  * once the address is erased).
@@ -68,10 +84,16 @@ WITH input AS (
     :marketingConsent::boolean[], :ipAddress::text[], :userAgent::text[], :consentVersion::text[],
     :country::text[], :landingPath::text[], :privacyConsentHash::text[],
     :marketingConsentVersion::text[], :marketingConsentHash::text[], :downloadTokenTtlDays::int[],
-    :heroVariant::text[]
+    :heroVariant::text[], :placeKey::bytea[]
   ) AS i(telefono, nome, cognome, email, ebook_type, source, attribution, marketing_consent, ip_address, user_agent, consent_version, country,
     landing_path, privacy_consent_hash, marketing_consent_version, marketing_consent_hash,
-    ttl_days, hero_variant)
+    ttl_days, hero_variant, place_key)
+),
+place AS (
+  INSERT INTO offer_places AS p (phone_key, taken_at)
+  SELECT place_key, now() FROM input ORDER BY place_key
+  ON CONFLICT (phone_key) DO UPDATE SET taken_at = EXCLUDED.taken_at
+  WHERE p.taken_at < :offerStartsAt::timestamptz
 ),
 claim AS (
   INSERT INTO recent_phone_requests AS r (telefono, lead_id, requested_at)
@@ -128,8 +150,8 @@ FROM lead JOIN crm ON crm.lead_id = lead.id
 `,
 );
 
-/** Inserts a batch of leads whose phones are distinct, and answers for each, in order. */
-export async function insertLeads(db: Knex, leads: NewLead[]): Promise<InsertLeadResult[]> {
+/** Stores a batch of leads whose phones are distinct, and answers for each, in order. */
+async function storeLeads(db: Knex, leads: NewLead[], offerStartsAt: Date | null): Promise<InsertLeadResult[]> {
   const column = <T>(value: (lead: NewLead) => T) => leads.map(value);
   const { rows } = await insertLeadsStatement(db, {
     telefono: column((lead) => lead.request.telefono),
@@ -150,11 +172,44 @@ export async function insertLeads(db: Knex, leads: NewLead[]): Promise<InsertLea
     marketingConsentHash: column((lead) => lead.marketingConsentHash),
     downloadTokenTtlDays: column((lead) => lead.downloadTokenTtlDays),
     heroVariant: column((lead) => lead.request.heroVariant),
+    placeKey: column((lead) => lead.placeKey),
+    offerStartsAt: offerStartsAt,
   });
   const byPhone = new Map(rows.map((row) => [row.telefono, row]));
   return leads.map(({ request }) => {
     const row = byPhone.get(request.telefono);
     if (!row) throw new Error('a lead of the batch was not stored');
     return { leadId: row.lead_id, crmDeliveryId: row.crm_delivery_id, repeatOf: row.repeat_of };
+  });
+}
+
+/**
+ * Inserts a batch of leads whose phones are distinct and answers for each, in order: its
+ * result, or null when the offer had no place left for it (nothing of it is stored).
+ *
+ * Without a cap this is the one statement above. With one (decision 047), the batch first
+ * locks the offer row, in a transaction, so batches that take places go one at a time in
+ * every API process; it then counts the places taken and admits the leads whose phone
+ * holds a place and, in order, as many others as places remain. With every place taken
+ * none is admitted: the offer has ended. The insert runs in the same transaction, so no
+ * other batch can count before these places are there.
+ */
+export async function insertLeads(db: Knex, leads: NewLead[], places: PlaceRules): Promise<(InsertLeadResult | null)[]> {
+  const { placesTotal, startsAt } = places;
+  if (placesTotal === null) return storeLeads(db, leads, startsAt);
+  return db.transaction(async (trx) => {
+    const { taken, held } = await lockOfferAndReadPlaces(trx, startsAt, leads.map((lead) => lead.placeKey));
+    let free = placesTotal - taken;
+    const admitted = leads.map((lead) => {
+      if (taken >= placesTotal) return false;
+      if (held.has(lead.placeKey.toString('hex'))) return true;
+      if (free === 0) return false;
+      free -= 1;
+      return true;
+    });
+    const toStore = leads.filter((_, index) => admitted[index]);
+    const stored = toStore.length > 0 ? await storeLeads(trx, toStore, startsAt) : [];
+    let next = 0;
+    return admitted.map((ok) => (ok ? stored[next++]! : null));
   });
 }

@@ -1,5 +1,5 @@
-import { Router, type Request } from 'express';
-import { apiMessages } from '@guida/shared/messages';
+import { Router, type Request, type RequestHandler } from 'express';
+import { apiMessages, guideLinkPages, offerEndedTexts } from '@guida/shared/messages';
 import { TOUCH_FIELDS, touchOfLanding } from '@guida/shared/attribution-rules';
 import { HONEYPOT_FIELD } from '@guida/shared/lead-rules';
 import { ebookRequestSchema } from '@guida/shared/schemas/lead';
@@ -12,7 +12,8 @@ import { createRateLimit } from '../http/rate-limit';
 import { sameOriginReferer } from '../http/same-origin-referer';
 import { parseOrThrow } from '../http/validate';
 import { countLeadOutcome } from '../metrics';
-import { createLeadInserter } from './lead-inserter';
+import { offerOf, type OfferEndReason } from '../offer';
+import { createLeadInserter, NoPlaceLeftError } from './lead-inserter';
 import { createLead } from './leads.service';
 
 /** A form with its page and campaign fields is well under 4 KB. */
@@ -46,6 +47,12 @@ function withPageAndCampaign(body: Record<string, unknown>, req: Request, formPo
   return { ...body, landingPath, ...campaign };
 }
 
+/** 410: the offer has ended, nothing is stored (decision 047); a page for the no-JavaScript form. */
+const offerEnded = (reason: OfferEndReason) =>
+  new AppError(410, 'offer_ended', reason === 'deadline' ? apiMessages.offerEndedDeadline : apiMessages.offerEndedPlaces, {
+    page: { title: offerEndedTexts.title, link: { href: '/', label: guideLinkPages.backHome } },
+  });
+
 export function leadsRouter(deps: ApiDeps) {
   const { config } = deps;
   const intake = publicIntake(deps, {
@@ -61,10 +68,21 @@ export function leadsRouter(deps: ApiDeps) {
     durationSeconds: 3600,
   });
 
-  const insertLead = createLeadInserter(deps.db);
+  const offer = offerOf(deps);
+  const insertLead = createLeadInserter(deps.db, {
+    places: { startsAt: offer.settings.startsAt, placesTotal: offer.settings.placesTotal },
+  });
+  // After the intake (a cross-site post still gets 403, a flood 429, before anything else)
+  // and before the challenge and the body's rules: an ended offer is ended whatever the body.
+  // What needs the database (the last places) is decided when the lead is inserted.
+  const offerOpen: RequestHandler = (_req, _res, next) => {
+    const ended = offer.knownEndReason();
+    if (ended) throw offerEnded(ended);
+    next();
+  };
 
   const router = Router();
-  router.post('/api/ebook-request', countLeadOutcome(deps.metrics), ...intake, requireChallengeWhenBusy(deps), async (req, res) => {
+  router.post('/api/ebook-request', countLeadOutcome(deps.metrics), ...intake, offerOpen, requireChallengeWhenBusy(deps), async (req, res) => {
     const formPost = isFormPost(req);
     const body = formPost ? fromFormFields(req.body as Record<string, unknown>) : (req.body as Record<string, unknown>);
     const honeypot = body[HONEYPOT_FIELD];
@@ -82,10 +100,15 @@ export function leadsRouter(deps: ApiDeps) {
         queues: deps.queues,
         logger: req.log,
         downloadTokenTtlDays: config.GUIDE_LINK_TTL_DAYS,
+        placeKey: offer.placeKey,
       },
       request,
       { ipAddress: truncateIp(req.ip), userAgent: clampUserAgent(req.get('user-agent')) },
-    );
+    ).catch((error: unknown) => {
+      if (!(error instanceof NoPlaceLeftError)) throw error;
+      offer.allPlacesTaken();
+      throw offerEnded('places');
+    });
     if (formPost) {
       res.redirect(303, lead.redirectTo);
       return;

@@ -17,6 +17,8 @@ export interface LeadsDeps {
   queues: JobQueues;
   logger: Logger;
   downloadTokenTtlDays: number;
+  /** The key of a phone's place in the offer (decision 047). */
+  placeKey: (phone: string) => Buffer;
 }
 
 export interface CreatedLead {
@@ -43,6 +45,7 @@ export async function createLead(
     marketingConsentVersion: CONSENT_TEXTS.marketing.version,
     marketingConsentHash: MARKETING_CONSENT_HASH,
     downloadTokenTtlDays: deps.downloadTokenTtlDays,
+    placeKey: deps.placeKey(request.telefono),
   });
 
   // The lead is committed; a Redis outage only delays delivery (the worker's sweeper

@@ -12,9 +12,10 @@ export const TEST_SESSION_SECRET = 'test-session-secret-0123456789abcdef';
 
 /**
  * The real app on a private copy of the test database and a private Redis key prefix.
- * `env` overrides any variable (e.g. a low rate limit, or DATABASE_URL of a dead server).
+ * `env` overrides any variable (e.g. a low rate limit, or DATABASE_URL of a dead server);
+ * `now`, the clock of the offer's deadline.
  */
-export async function createTestApi(env: Record<string, string> = {}, options: { logger?: Logger } = {}) {
+export async function createTestApi(env: Record<string, string> = {}, options: { logger?: Logger; now?: () => Date } = {}) {
   const database = await createTestDatabase();
   const prefix = uniquePrefix('api');
   const config = parseEnv(apiEnvSchema, {
@@ -30,6 +31,8 @@ export async function createTestApi(env: Record<string, string> = {}, options: {
   });
   const logger = options.logger ?? createLogger({ service: 'api-test', level: config.LOG_LEVEL });
   const deps = createApiDependencies(config, logger);
+  // The offer's clock (decision 047): a test moves it past a deadline.
+  if (options.now) deps.now = options.now;
   const app = createApp(deps);
   if (config.REDIS_URL === testRedisUrl() && deps.redis.status !== 'ready') {
     // Otherwise the first requests count in the in-memory fallback limiter.

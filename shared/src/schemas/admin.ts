@@ -387,5 +387,14 @@ export const overviewSchema = z.object({
     skippedLast24Hours: z.number(),
     lastError: z.object({ at: z.string(), message: z.string().nullable(), httpStatus: z.number().nullable() }).nullable(),
   }),
+  /** The offer as configured, its places taken since its start, and whether it has ended and why (decision 047). */
+  offer: z.object({
+    startsAt: z.string().nullable(),
+    endsAt: z.string().nullable(),
+    /** null: no cap (FREE_PLACES_TOTAL=0). */
+    placesTotal: z.number().nullable(),
+    placesTaken: z.number(),
+    endReason: z.enum(['deadline', 'places']).nullable(),
+  }),
 });
 export type Overview = z.infer<typeof overviewSchema>;

@@ -6,6 +6,14 @@ export const siteSettingsSchema = z.object({
   gaMeasurementId: z.string().nullable(),
   /** The real end of the current offer (ISO), or null: no countdown then. */
   offerEndsAt: z.string().nullable(),
+  /**
+   * The offer has ended (its deadline passed or its places are all taken, decision 047): the
+   * pages show so in place of the guide form, and no countdown or places. As of the answer,
+   * which browsers may keep up to a minute.
+   */
+  offerEnded: z.boolean(),
+  /** Why it ended, null while it runs. */
+  offerEndReason: z.enum(['deadline', 'places']).nullable(),
   /** The sender the SMS shows (TWILIO_FROM), null when the provider picks it. */
   smsSender: z.string().nullable(),
   /** Days the personal guide link stays valid (GUIDE_LINK_TTL_DAYS). */

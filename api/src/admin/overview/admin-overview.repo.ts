@@ -263,7 +263,7 @@ async function backlogs(db: Knex, now: Date) {
 }
 
 /** Everything the overview shows; the breakdowns cover the last `days` Italian days, today included. */
-export async function overview(db: Knex, { now, days }: { now: Date; days: number }): Promise<Overview> {
+export async function overview(db: Knex, { now, days }: { now: Date; days: number }): Promise<Omit<Overview, 'offer'>> {
   const today = operatorDay(now);
   const [from, to] = [startOfOperatorDay(addDays(today, 1 - days)), startOfOperatorDay(addDays(today, 1))];
   const [leads, split, variants, sms, failuresByReason, queues] = await Promise.all([

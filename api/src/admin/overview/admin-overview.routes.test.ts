@@ -5,7 +5,7 @@ import { insertLead } from '@guida/testing/lead-fixture';
 import { HERO_EXPERIMENTS } from '@guida/shared/experiments';
 import type { Overview } from '@guida/shared/schemas/admin';
 import { signInAsAdmin } from '../../testing/admin-session';
-import { createTestApi, type TestApi } from '../../testing/test-api';
+import { createTestApi, validLead, type TestApi } from '../../testing/test-api';
 import { addDays, operatorDay, startOfOperatorDay } from '../reports/report-range';
 import { overview } from './admin-overview.repo';
 
@@ -343,5 +343,39 @@ describe('overview days around a change of the clocks', () => {
       { day: '2026-03-30', leads: 1 },
     ]);
     expect(result.leads.today).toBe(1);
+  });
+});
+
+describe('GET /api/admin/overview: the offer (decision 047)', () => {
+  let now = new Date('2031-03-01T10:00:00Z');
+  let api: TestApi;
+  let admin: Awaited<ReturnType<typeof signInAsAdmin>>;
+  beforeAll(async () => {
+    api = await createTestApi(
+      { FREE_PLACES_TOTAL: '2', OFFER_ENDS_AT: '2031-03-31T23:59:00+02:00', LIVE_STATS_CACHE_SECONDS: '0' },
+      { now: () => now },
+    );
+    admin = await signInAsAdmin(api);
+  });
+  afterAll(async () => {
+    await api.close();
+  });
+  const offerNow = async () => ((await admin.agent.get('/api/admin/overview').expect(200)).body as Overview).offer;
+  const post = () => request(api.app).post('/api/ebook-request').send(validLead());
+
+  it('tells whether the offer runs or has ended, why, and with which figures', async () => {
+    expect(await offerNow()).toEqual({
+      startsAt: null,
+      endsAt: '2031-03-31T21:59:00.000Z',
+      placesTotal: 2,
+      placesTaken: 0,
+      endReason: null,
+    });
+    await post().expect(201);
+    await post().expect(201);
+    expect(await offerNow()).toMatchObject({ placesTotal: 2, placesTaken: 2, endReason: 'places' });
+
+    now = new Date('2031-04-01T00:00:00+02:00');
+    expect(await offerNow()).toMatchObject({ placesTaken: 2, endReason: 'deadline' });
   });
 });
