@@ -1,16 +1,18 @@
-import { useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { HONEYPOT_FIELD, isSwissPath, thankYouPathFor, type EbookType } from '@guida/shared/lead-rules';
-import { challengeMessages, formMessages, marketingConsentText, privacyConsentText } from '@guida/shared/messages';
+import { challengeMessages, formMessages, marketingConsentText, offerEndedTexts, privacyConsentText } from '@guida/shared/messages';
 import type { EbookRequestInput, leadFormSchema, LeadFormValues } from '@guida/shared/schemas/lead';
 import type { z } from 'zod';
 import { Checkbox, Field, FormAlert, SubmitButton } from '../../components/ui/form';
 import { InfoToggletip } from '../../components/ui/info-toggletip';
 import { toast } from '../../components/ui/toast-store';
+import { ApiError } from '../../lib/api-client';
 import { useLoadOnFirstFocus } from '../../lib/load-on-first-focus';
 import { ChallengeSlot, useChallengedSubmission } from '../challenge';
 import { trackGaEvent } from '../consent';
+import { useSiteSettings } from '../site-settings';
 import { useFormTracking, visitAttribution } from '../tracking';
 
 /** What the fields hold: the consents are plain checkboxes (false until ticked). */
@@ -41,12 +43,61 @@ function campaign() {
 }
 
 /**
- * The guide request form. Without JavaScript it is a plain POST to the API (which answers
- * 303 to the thank-you page); with JavaScript react-hook-form validates it with the shared
- * schema (nothing before the first submit, then each field as it changes, the first invalid
- * field focused) and a mutation sends it as JSON.
+ * Why the offer has ended (the text to show), or null while it runs (decision 047): as the
+ * site settings say, read after load (the page is prerendered with the form), and at the
+ * deadline they give, also while the page stays open.
  */
-export function LeadForm({ variant, ebookType, landingPath, heroVariant, title, subtitle, submitLabel }: LeadFormProps) {
+function useOfferEnd(): string | null {
+  const { data } = useSiteSettings();
+  const endsAt = Date.parse(data?.offerEndsAt ?? '');
+  const [deadlinePassed, setDeadlinePassed] = useState(false);
+  useEffect(() => {
+    const wait = endsAt - Date.now();
+    // No deadline (NaN), or one beyond what a timer can wait: the page is long reloaded by then.
+    if (!(wait < 2 ** 31)) return;
+    const timer = setTimeout(() => setDeadlinePassed(true), wait);
+    return () => clearTimeout(timer);
+  }, [endsAt]);
+  if (data?.offerEndReason === 'places') return offerEndedTexts.places;
+  return data?.offerEnded || deadlinePassed ? offerEndedTexts.deadline : null;
+}
+
+/**
+ * The guide request form, or in its place, once the offer has ended, a heading and why
+ * (no form at all: nothing to fill in that could not be sent).
+ */
+export function LeadForm(props: LeadFormProps) {
+  const ended = useOfferEnd();
+  // A request the intake refused with 410: the offer ended after the settings were read.
+  const [refused, setRefused] = useState<string | null>(null);
+  const text = refused ?? ended;
+  if (text === null) return <GuideForm {...props} onOfferEnded={setRefused} />;
+  return (
+    <section id="richiedi-guida" aria-labelledby="richiedi-guida-titolo" className="rounded-2xl bg-white p-6 text-slate-900 shadow-xl ring-1 ring-slate-200">
+      <h2 id="richiedi-guida-titolo" tabIndex={-1} ref={refused ? (heading) => heading?.focus() : undefined} className="text-xl font-bold">
+        {offerEndedTexts.title}
+      </h2>
+      <p className="mt-1 text-sm text-slate-700">{text}</p>
+    </section>
+  );
+}
+
+/**
+ * The form. Without JavaScript it is a plain POST to the API (which answers 303 to the
+ * thank-you page); with JavaScript react-hook-form validates it with the shared schema
+ * (nothing before the first submit, then each field as it changes, the first invalid field
+ * focused) and a mutation sends it as JSON.
+ */
+function GuideForm({
+  variant,
+  ebookType,
+  landingPath,
+  heroVariant,
+  title,
+  subtitle,
+  submitLabel,
+  onOfferEnded,
+}: LeadFormProps & { onOfferEnded: (text: string) => void }) {
   const navigate = useNavigate();
   const formRef = useRef<HTMLFormElement>(null);
   const tracking = useFormTracking(formRef, landingPath, heroVariant);
@@ -70,12 +121,16 @@ export function LeadForm({ variant, ebookType, landingPath, heroVariant, title, 
       toast({ title: 'Richiesta inviata', description: 'Ti stiamo inviando il link via SMS.' });
       void navigate(created.redirectTo || thankYouPathFor(payload.telefono, landingPath));
     },
-    onError: (answer) => {
+    onError: (answer, error) => {
+      tracking.failed(answer?.message ?? formMessages.errorAnalyticsFallback);
+      if (error instanceof ApiError && error.status === 410) {
+        onOfferEnded(answer?.message ?? offerEndedTexts.deadline);
+        return;
+      }
       for (const [field, message] of Object.entries(answer?.errors ?? {})) {
         if (field in FIELD_NAMES) setError(field as keyof Values, { message });
       }
       toast({ title: formMessages.errorTitle, description: answer?.message ?? fallbackError, variant: 'destructive' });
-      tracking.failed(answer?.message ?? formMessages.errorAnalyticsFallback);
     },
   });
 

@@ -35,7 +35,8 @@ export interface OfferCountdownProps {
 
 /**
  * Counts down to the real end of the offer (OFFER_ENDS_AT): the same deadline on every
- * reload, never restarted, hidden when no deadline is set or it has passed.
+ * reload, never restarted, hidden when no deadline is set or it has passed, and once the
+ * offer has ended.
  */
 export function OfferCountdown({
   title = 'Offerta Limitata',
@@ -55,7 +56,9 @@ export function OfferCountdown({
 
   const { counting, remaining, urgent } = countdownState(endsAt, now);
   const showPlaces = places !== null && places.remaining > 0;
-  if ((!counting && !showPlaces) || closed) return null;
+  // An offer that has ended (decision 047), by the site settings or by the live places
+  // (read every 30 s, sooner than the settings): nothing to count down to.
+  if ((!counting && !showPlaces) || closed || settings?.offerEnded || places?.remaining === 0) return null;
   return (
     <aside
       aria-label={counting ? title : 'Posti gratuiti'}

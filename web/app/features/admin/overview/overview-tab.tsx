@@ -86,6 +86,46 @@ function Figure({ label, value, children }: { label: string; value: string; chil
   );
 }
 
+/** What the offer's state means for the form, in a sentence (decision 047). */
+function offerSentence({ endsAt, placesTotal, placesTaken, endReason }: Overview['offer']) {
+  const closed = 'Il modulo risponde «Offerta terminata» e non registra nuove richieste.';
+  if (endReason === 'deadline') return `Offerta terminata: la scadenza del ${formatDateTime(endsAt)} è passata. ${closed}`;
+  if (endReason === 'places') {
+    return `Offerta terminata: tutti i posti gratuiti sono stati assegnati (${formatNumber(placesTaken)} su ${formatNumber(placesTotal ?? 0)}). ${closed}`;
+  }
+  if (endsAt === null && placesTotal === null) return 'Nessuna scadenza e nessun limite di posti: il modulo accetta ogni richiesta.';
+  return 'Offerta in corso: il modulo accetta le richieste.';
+}
+
+/** The offer as configured, its places and whether it has ended, and why (decision 047). */
+function OfferSection({ offer }: { offer: Overview['offer'] }) {
+  const ended = offer.endReason !== null;
+  return (
+    <Section title="Offerta">
+      <p className={`mb-3 rounded-md px-3 py-2 text-sm font-semibold ${ended ? 'bg-red-100 text-red-900' : 'bg-slate-100 text-slate-800'}`}>
+        {offerSentence(offer)}
+      </p>
+      <Facts
+        label="Impostazioni e posti dell’offerta"
+        items={[
+          ['Inizio (OFFER_STARTS_AT)', offer.startsAt ? formatDateTime(offer.startsAt) : 'Non impostato: i posti si contano dal primo lead'],
+          ['Scadenza (OFFER_ENDS_AT)', offer.endsAt ? formatDateTime(offer.endsAt) : 'Nessuna'],
+          [
+            'Posti gratuiti (FREE_PLACES_TOTAL)',
+            offer.placesTotal === null
+              ? `Nessun limite (${formatNumber(offer.placesTaken)} assegnati)`
+              : `${formatNumber(offer.placesTaken)} assegnati su ${formatNumber(offer.placesTotal)}, ${formatNumber(Math.max(0, offer.placesTotal - offer.placesTaken))} liberi`,
+          ],
+        ]}
+      />
+      <p className="mt-2 text-sm text-slate-700">
+        Un posto per numero di telefono dall’inizio dell’offerta: le richieste ripetute non ne prendono un altro e un lead
+        cancellato non lo restituisce. Ogni modifica di inizio, scadenza o posti è registrata nel registro delle attività.
+      </p>
+    </Section>
+  );
+}
+
 function OverviewView({ data }: { data: Overview }) {
   const days = String(data.days);
   const period = isPeriod(days) ? PERIOD_LABELS[days] : '';
@@ -96,6 +136,8 @@ function OverviewView({ data }: { data: Overview }) {
         <Figure label="Lead negli ultimi 7 giorni" value={formatNumber(data.leads.last7Days)} />
         <Figure label="Lead negli ultimi 30 giorni" value={formatNumber(data.leads.last30Days)} />
       </dl>
+
+      <OfferSection offer={data.offer} />
 
       <Section title="Lead per giorno, ultimi 30 giorni">
         <LeadsTrendChart days={data.leads.byDay} />
