@@ -5,7 +5,7 @@ import { HERO_EXPERIMENTS } from '@guida/shared/experiments';
 import { insertLead } from '@guida/testing/lead-fixture';
 import { createAdmin, signInAsAdmin } from './admin-harness';
 import { axeViolations } from './axe';
-import { openPage, useSiteAndBrowser } from './site-harness';
+import { openPage, useSiteAndBrowser, withSite } from './site-harness';
 
 const USERNAME = 'panoramica';
 const PASSWORD = 'Corretta!Cavallo42';
@@ -139,5 +139,21 @@ describe('the admin overview', () => {
     await expect.poll(() => page.getByText('Invio SMS regolare').count()).toBeGreaterThan(0);
     expect(consoleErrors.filter((message) => !/401/.test(message))).toEqual([]);
     await close();
+  });
+
+  it('says that the offer has ended, why, and with which figures (decision 047)', async () => {
+    await withSite({ FREE_PLACES_TOTAL: '2', OFFER_ENDS_AT: '2026-01-31T23:59:00+01:00' }, async (site) => {
+      createAdmin(site, USERNAME, PASSWORD);
+      await site.db('offer_places').insert({ phone_key: Buffer.alloc(32, 1) });
+      const { page, close } = await openPage(e2e.browser, { viewport: { width: PHONE_WIDTH, height: 740 }, isMobile: true, hasTouch: true });
+      await signInAsAdmin(page, site, USERNAME, PASSWORD);
+      const offer = page.getByRole('region', { name: 'Offerta', exact: true });
+      await expect
+        .poll(() => offer.getByText(/^Offerta terminata/).textContent())
+        .toBe('Offerta terminata: la scadenza del 31/01/26, 23:59:00 è passata. Il modulo risponde «Offerta terminata» e non registra nuove richieste.');
+      expect(await figure(offer, 'Posti gratuiti (FREE_PLACES_TOTAL)').textContent()).toBe('1 assegnati su 2, 1 liberi');
+      expect(await axeViolations(page)).toEqual([]);
+      await close();
+    });
   });
 });
