@@ -22,6 +22,7 @@ import * as heroExperiments from './20261128120000_hero_experiments';
 import * as funnelByCampaignAndVariant from './20261129090000_funnel_by_campaign_and_variant';
 import * as directSourceInFunnelRollup from './20261130090000_direct_source_in_funnel_rollup';
 import * as offerPlaces from './20261201130000_offer_places';
+import * as marketingWithdrawalAndSuppression from './20261201140000_marketing_withdrawal_and_suppression';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -48,6 +49,7 @@ const migrations: Record<string, Migration> = {
   '20261129090000_funnel_by_campaign_and_variant': funnelByCampaignAndVariant,
   '20261130090000_direct_source_in_funnel_rollup': directSourceInFunnelRollup,
   '20261201130000_offer_places': offerPlaces,
+  '20261201140000_marketing_withdrawal_and_suppression': marketingWithdrawalAndSuppression,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -15,6 +15,7 @@ import { siteRouter } from './site/site.routes';
 import { siteSettingsRouter } from './site/site-settings.routes';
 import { adminRouter } from './admin/admin.routes';
 import { gdprRouter } from './gdpr/gdpr.routes';
+import { marketingWithdrawalRouter } from './marketing-withdrawal';
 import { challengeRouter } from './challenge';
 
 /** Bodies of the other routes (admin, SMS status callbacks) are small; bigger ones get 413. */
@@ -41,6 +42,8 @@ export function createApp(deps: ApiDeps) {
   app.use(leadsRouter(deps));
   app.use(consentRouter(deps));
   app.use(gdprRouter(deps));
+  // Its POST (RFC 8058 one-click) is answered without reading the body.
+  app.use(marketingWithdrawalRouter(deps));
   app.use(express.json({ limit: BODY_LIMIT }));
   app.use(express.urlencoded({ extended: false, limit: BODY_LIMIT, parameterLimit: 50 }));
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, parseEnv } from '@guida/shared/config';
 import { apiEnvSchema } from './config';
 
-const base = { SESSION_SECRET: 'a'.repeat(32) };
+const base = { SESSION_SECRET: 'a'.repeat(32), SUPPRESSION_HASH_SECRET: 's'.repeat(32) };
 const problems = (env: Record<string, string>) => {
   try {
     parseEnv(apiEnvSchema, env);
@@ -50,6 +50,16 @@ describe('API configuration', () => {
     expect(problems({ ...base, OFFER_STARTS_AT: '2026-12-31T00:00:00+01:00', OFFER_ENDS_AT: '2026-12-01T00:00:00+01:00' })).toEqual([
       'OFFER_ENDS_AT: must be later than OFFER_STARTS_AT',
     ]);
+  });
+
+  it('requires a real key of the suppression list in production only (decision 048)', () => {
+    const production = { ...base, NODE_ENV: 'production', PUBLIC_BASE_URL: 'https://guida.example', TRUST_PROXY: '1' };
+    expect(problems({ ...production, SUPPRESSION_HASH_SECRET: '' })).toEqual([
+      'SUPPRESSION_HASH_SECRET: required in production (at least 32 random characters, never changed afterwards)',
+    ]);
+    expect(problems({ ...production, SUPPRESSION_HASH_SECRET: 'short' })[0]).toMatch(/^SUPPRESSION_HASH_SECRET: must be at least 32/);
+    expect(problems(production)).toEqual([]);
+    expect(problems({ ...base, SUPPRESSION_HASH_SECRET: '' })).toEqual([]);
   });
 
   describe('TRUST_PROXY', () => {

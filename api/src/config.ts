@@ -10,6 +10,7 @@ import {
   smsBudgetEnv,
   twilioEnv,
 } from '@guida/shared/config';
+import { requireSuppressionSecretInProduction, suppressionEnv } from '@guida/shared/server/marketing-suppression';
 
 /** Express's names for address ranges, usable in TRUST_PROXY's list. */
 const NAMED_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
@@ -106,6 +107,13 @@ export const apiEnvSchema = z
     /** Live-figure requests per client per minute (each open page asks every 30 s). */
     LIVE_STATS_RATE_LIMIT_PER_IP: intEnv(120, 1, 10_000_000),
     /**
+     * Requests to the marketing withdrawal links per client per hour: a person needs two (the
+     * page, its button); mail providers post their users' one-click withdrawals from shared addresses.
+     */
+    WITHDRAWAL_RATE_LIMIT_PER_IP: intEnv(120, 1, 10_000_000),
+    /** Keys the suppression list's hashes: withdrawals record it, the admin shows it. */
+    ...suppressionEnv,
+    /**
      * express "trust proxy": how many proxies, or which proxy addresses, sit in front of us.
      * Required in production (see requireTrustProxyInProduction); `loopback` elsewhere.
      */
@@ -148,6 +156,7 @@ export const apiEnvSchema = z
   .superRefine(requireTwilioSettings)
   .superRefine(requireHttpsInProduction)
   .superRefine(requireTrustProxyInProduction)
+  .superRefine(requireSuppressionSecretInProduction)
   .superRefine(requireOfferEndAfterStart)
   .transform((config) => ({ ...config, TRUST_PROXY: config.TRUST_PROXY ?? DEVELOPMENT_TRUST_PROXY }));
 

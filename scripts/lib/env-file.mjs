@@ -19,9 +19,10 @@ export function loadEnvFile({ create }) {
     const secret = () => randomBytes(32).toString('base64url');
     const withSecrets = example
       .replace(/^SESSION_SECRET=.*$/m, `SESSION_SECRET=${secret()}`)
-      .replace(/^LINK_TOKEN_SECRET=.*$/m, `LINK_TOKEN_SECRET=${secret()}`);
+      .replace(/^LINK_TOKEN_SECRET=.*$/m, `LINK_TOKEN_SECRET=${secret()}`)
+      .replace(/^SUPPRESSION_HASH_SECRET=.*$/m, `SUPPRESSION_HASH_SECRET=${secret()}`);
     writeFileSync(envPath, withSecrets, { mode: 0o600 });
-    log('setup', 'created .env from .env.example with a new SESSION_SECRET and LINK_TOKEN_SECRET');
+    log('setup', 'created .env from .env.example with a new SESSION_SECRET, LINK_TOKEN_SECRET and SUPPRESSION_HASH_SECRET');
   }
   const values = parseEnv(readFileSync(envPath, 'utf8'));
   for (const [key, value] of Object.entries(values)) {

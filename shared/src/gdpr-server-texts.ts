@@ -124,5 +124,5 @@ export const gdprExportInformation = (retentionMonths: number) => ({
   statistiche:
     'Le statistiche di navigazione non contengono nome, email o numero di telefono e non sono collegate alla tua richiesta.',
   tabelle:
-    'ebook_requests: le tue richieste della guida; gdpr_consents: i consensi dati; sms_messages e sms_events: gli SMS inviati; crm_deliveries: gli invii al CRM; email_messages: le email inviate; download_tokens e guide_downloads: il link alla guida e i download; gdpr_data_requests: le tue richieste sui dati.',
+    'ebook_requests: le tue richieste della guida; gdpr_consents: i consensi dati; sms_messages e sms_events: gli SMS inviati; crm_deliveries: gli invii al CRM; email_messages: le email inviate; download_tokens e guide_downloads: il link alla guida e i download; gdpr_data_requests: le tue richieste sui dati; marketing_suppressions: se e quando hai revocato il consenso alle comunicazioni promozionali (lo conserviamo come impronta cifrata del tuo indirizzo email e del tuo numero, anche dopo la cancellazione dei dati, per non scriverti più).',
 });

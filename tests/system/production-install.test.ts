@@ -187,6 +187,7 @@ describe('a production install without dev dependencies', () => {
       REDIS_KEY_PREFIX: prefix,
       SESSION_SECRET: 'production-install-session-secret-0123',
       LINK_TOKEN_SECRET: 'production-install-link-token-secret-01',
+      SUPPRESSION_HASH_SECRET: 'production-install-suppression-secret-01',
       SHUTDOWN_GRACE_MS: '5000',
       WORKER_METRICS_PORT: String(await freePort()),
     });

@@ -105,11 +105,18 @@ describe('worker configuration', () => {
   });
 
   it('requires a real link token secret in production only', () => {
-    const production = { NODE_ENV: 'production', PUBLIC_BASE_URL: 'https://guida.example.it' };
+    const production = { NODE_ENV: 'production', PUBLIC_BASE_URL: 'https://guida.example.it', SUPPRESSION_HASH_SECRET: 'k'.repeat(32) };
     expect(() => parseEnv(workerEnvSchema, production)).toThrow(/LINK_TOKEN_SECRET: required in production/);
     expect(() => parseEnv(workerEnvSchema, { ...production, LINK_TOKEN_SECRET: 'short' })).toThrow(/LINK_TOKEN_SECRET/);
     expect(parseEnv(workerEnvSchema, { ...production, LINK_TOKEN_SECRET: 's'.repeat(32) }).LINK_TOKEN_SECRET).toBe('s'.repeat(32));
     expect(() => parseEnv(workerEnvSchema, {})).not.toThrow();
+  });
+
+  it('requires a real key of the suppression list in production only (decision 048)', () => {
+    const production = { NODE_ENV: 'production', PUBLIC_BASE_URL: 'https://guida.example.it', LINK_TOKEN_SECRET: 's'.repeat(32) };
+    expect(() => parseEnv(workerEnvSchema, production)).toThrow(/SUPPRESSION_HASH_SECRET: required in production/);
+    expect(() => parseEnv(workerEnvSchema, { ...production, SUPPRESSION_HASH_SECRET: 'short' })).toThrow(/SUPPRESSION_HASH_SECRET/);
+    expect(parseEnv(workerEnvSchema, { ...production, SUPPRESSION_HASH_SECRET: 'k'.repeat(32) }).SUPPRESSION_HASH_SECRET).toBe('k'.repeat(32));
   });
 
   it('accepts a number or a short alphanumeric sender', () => {

@@ -10,6 +10,7 @@ import {
   smsBudgetEnv,
   twilioEnv,
 } from '@guida/shared/config';
+import { requireSuppressionSecretInProduction, suppressionEnv } from '@guida/shared/server/marketing-suppression';
 import {
   GENERATE_SECRET_COMMAND,
   isDeprecatedSecretForm,
@@ -71,6 +72,8 @@ export const workerEnvSchema = z
       .string()
       .min(32, { error: 'must be at least 32 characters' })
       .default(DEVELOPMENT_LINK_TOKEN_SECRET),
+    /** Keys the suppression list's hashes: the CRM payload and the exports say who is on it. */
+    ...suppressionEnv,
     /**
      * Port of the worker's own HTTP server: GET /health (Redis and PostgreSQL reachable)
      * and GET /metrics (with METRICS_TOKEN). Each worker process on a host needs its own.
@@ -102,6 +105,7 @@ export const workerEnvSchema = z
   })
   .superRefine(requireTwilioSettings)
   .superRefine(requireHttpsInProduction)
+  .superRefine(requireSuppressionSecretInProduction)
   .superRefine((value, ctx) => {
     if (value.NODE_ENV === 'production' && value.LINK_TOKEN_SECRET === DEVELOPMENT_LINK_TOKEN_SECRET) {
       ctx.addIssue({

@@ -17,6 +17,7 @@ export type AuditAction =
   | 'view_consent_history'
   | 'release_held_sms'
   | 'stop_hero_experiment'
+  | 'withdraw_marketing_consent'
   /** The offer's start, end or places changed in the environment (found at an API start). */
   | 'change_offer_settings';
 

@@ -6,6 +6,8 @@ import twilio from 'twilio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as gdprTexts from '@guida/shared/gdpr-messages';
 import * as messages from '@guida/shared/messages';
+import { keyWithdrawalLink, withdrawalLinkToken } from '@guida/shared/server/marketing-withdrawal-link';
+import { TEST_LINK_TOKEN_SECRET, insertLead } from '@guida/testing/lead-fixture';
 import { createSiteFixture } from '../testing/site-fixture';
 import { createTestApi, type TestApi } from '../testing/test-api';
 
@@ -204,6 +206,9 @@ const VALID_BODIES: Record<string, (random: Random) => Record<string, unknown>> 
 
 const ANALYTICS_TYPES = ['page-view', 'conversion', 'section-view', 'form-interaction'] as const;
 
+/** The marketing withdrawal link of a lead each test API holds (see beforeAll): withdrawals happen too. */
+let withdrawalToken = '';
+
 function mutateObject(random: Random, body: Record<string, unknown>): Record<string, unknown> {
   const mutated: Record<string, unknown> = { ...body };
   const keys = Object.keys(mutated);
@@ -379,6 +384,9 @@ const ODD_PATHS = [
   '/gdpr/conferma/%00',
   '/gdpr/conferma/not-a-token',
   '/gdpr/export/x?format=csv',
+  '/revoca-marketing',
+  '/revoca-marketing/',
+  '/revoca-marketing/%00/x',
   '/metrics',
   '/readyz',
   '/healthz',
@@ -454,6 +462,25 @@ function probe(random: Random): Probe {
   if (roll < 955) {
     const path = random.pick(['/api/ebook-request', '/api/gdpr/requests', '/api/analytics/batch', '/api/cookie-consent', '/api/sms/status']);
     return { family: 'wrong method', method: random.pick(['GET', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']), path, headers };
+  }
+  if (roll < 975) {
+    // The withdrawal link of every email to a lead: the page, its button, a mail client's one-click POST.
+    const token = random.pick([
+      withdrawalToken,
+      withdrawalToken.slice(0, 21),
+      `${withdrawalToken}x`,
+      'AAAAAAAAAAAAAAAAAAAAAA',
+      '%00',
+      'x'.repeat(500),
+      '..%2F..%2Fetc%2Fpasswd',
+      '%E0%A4%A',
+      '😀',
+      session(random),
+    ]);
+    const path = `/revoca-marketing/${token}${random.pick(['', '', '?a=1', '/', '?__proto__[x]=1'])}`;
+    const method = random.pick(['GET', 'GET', 'HEAD', 'POST', 'POST', 'PUT']);
+    if (method !== 'POST') return { family: 'marketing withdrawal', method, path, headers };
+    return withBody('marketing withdrawal', 'POST', path, { 'List-Unsubscribe': 'One-Click' }, random.chance(0.5));
   }
   return { family: 'site and unknown paths', method: random.pick(['GET', 'GET', 'HEAD', 'POST']), path: random.pick(ODD_PATHS), headers };
 }
@@ -578,8 +605,16 @@ describe('hostile input over every public endpoint', () => {
       GDPR_RATE_LIMIT_PER_IP: unlimited,
       GDPR_RATE_LIMIT_PER_EMAIL: unlimited,
       ANALYTICS_RATE_LIMIT_PER_IP: unlimited,
+      WITHDRAWAL_RATE_LIMIT_PER_IP: unlimited,
     });
     limited = await createTestApi({ PUBLIC_BASE_URL, TWILIO_AUTH_TOKEN: AUTH_TOKEN, WEB_BUILD_DIR: site.dir });
+    // One lead with the same id in both databases, its withdrawal link keyed as the worker does.
+    for (const each of [api, limited]) {
+      const { leadId } = await insertLead(each.db, { email: 'ostile@example.it', telefono: '+393470000999' });
+      const { token, hash } = withdrawalLinkToken(TEST_LINK_TOKEN_SECRET, leadId);
+      await keyWithdrawalLink(each.db, leadId, hash, 24);
+      withdrawalToken = token;
+    }
   });
   afterAll(async () => {
     await Promise.all([api?.close(), limited?.close()]);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineJob } from './definition';
 
-export const CRM_EVENTS = ['lead.created', 'lead.updated', 'lead.deleted'] as const;
+export const CRM_EVENTS = ['lead.created', 'lead.updated', 'lead.deleted', 'lead.consent_withdrawn'] as const;
 export type CrmEvent = (typeof CRM_EVENTS)[number];
 
 /** Posts one crm_deliveries row to the operator's CRM webhook. */

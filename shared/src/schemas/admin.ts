@@ -3,6 +3,7 @@ import { TOUCH_FIELDS, type TouchField } from '../attribution-rules';
 import { EBOOK_TYPES } from '../lead-rules';
 import { SMS_STATUSES } from '../deliveries/delivery-statuses';
 import { GDPR_REQUEST_STATUSES } from '../gdpr-rules';
+import { CONTACT_KINDS, WITHDRAWAL_SOURCES } from '../marketing-withdrawal';
 import { adminMessages, validationMessages as m } from '../messages';
 import { safeText } from '../text-rules';
 import { leadConsentSchema } from './gdpr';
@@ -99,6 +100,11 @@ export const leadSummarySchema = z.object({
   firstTouch: z.object(touchResultShape),
   smsStatus: z.string().nullable(),
   crmStatus: z.string().nullable(),
+  /**
+   * The latest refusal of marketing of this lead's email or phone (the suppression list,
+   * decision 048); null when neither is on it. A later request keeps its own consent.
+   */
+  marketingSuppressedAt: z.string().nullable(),
 });
 export type LeadSummary = z.infer<typeof leadSummarySchema>;
 
@@ -111,7 +117,14 @@ export const leadListSchema = z.object({
 export type LeadList = z.infer<typeof leadListSchema>;
 
 export const leadDetailSchema = z.object({
-  lead: leadSummarySchema.extend(leadConsentSchema.shape),
+  lead: leadSummarySchema.extend(leadConsentSchema.shape).extend({
+    /** When the marketing consent of this request was withdrawn (or marketing refused); null if not. */
+    marketingConsentWithdrawnAt: z.string().nullable(),
+  }),
+  /** The lead's entry on the suppression list: which of its contacts, since when, how. */
+  suppression: z
+    .object({ suppressedAt: z.string(), kinds: z.array(z.enum(CONTACT_KINDS)), source: z.enum(WITHDRAWAL_SOURCES) })
+    .nullable(),
   sms: z
     .object({
       status: z.string(),

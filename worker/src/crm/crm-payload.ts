@@ -1,9 +1,17 @@
 import { FIRST_TOUCH_PREFIX, touchOfRow } from '@guida/shared/attribution-rules';
 import type { CrmEvent } from '@guida/shared/jobs/crm';
+import type { LeadSuppression } from '@guida/shared/server/marketing-suppression';
 import type { LeadRow } from './crm.repo';
 
-/** The JSON the CRM receives for lead.created and lead.updated; see docs/crm-webhook.md. */
-export function crmPayload(delivery: { id: number; event: CrmEvent; created_at: Date }, lead: LeadRow) {
+/**
+ * The JSON the CRM receives for lead.created, lead.updated and lead.consent_withdrawn; see
+ * docs/crm-webhook.md. `suppression` is the lead's entry on the suppression list, if any.
+ */
+export function crmPayload(
+  delivery: { id: number; event: CrmEvent; created_at: Date },
+  lead: LeadRow,
+  suppression: LeadSuppression | null,
+) {
   return {
     id: delivery.id,
     event: delivery.event,
@@ -22,9 +30,16 @@ export function crmPayload(delivery: { id: number; event: CrmEvent; created_at: 
       ...touchOfRow(lead),
       firstTouch: touchOfRow(lead, FIRST_TOUCH_PREFIX),
       gdprConsent: lead.gdpr_consent,
-      marketingConsent: lead.marketing_consent,
+      /** In force: given with the request and not withdrawn since. */
+      marketingConsent: lead.marketing_consent && lead.marketing_consent_withdrawn_at === null,
       /** Version of the marketing text consented to; null when not given. */
       marketingConsentVersion: lead.marketing_consent_version,
+      /** When the person refused marketing after this request (decision 048); null if not. */
+      marketingConsentWithdrawnAt: lead.marketing_consent_withdrawn_at?.toISOString() ?? null,
+      /** This email or phone is on the suppression list: it refused marketing, for this or another request. */
+      marketingSuppressed: suppression !== null,
+      /** The latest refusal of this email or phone; null when not suppressed. */
+      marketingSuppressedAt: suppression?.suppressedAt.toISOString() ?? null,
       /** Version of the privacy text consented to. */
       consentVersion: lead.consent_version,
       consentTimestamp: lead.consent_timestamp?.toISOString() ?? null,

@@ -25,6 +25,7 @@ export const crmQueue: QueueDeclaration = {
       metrics,
       webhook: url && secret ? { url, secret, previousSecret, timeoutMs: config.CRM_TIMEOUT_MS } : null,
       claimTimeoutMs: claimTimeouts.crm,
+      suppressionHashSecret: config.SUPPRESSION_HASH_SECRET,
     });
   },
 };

@@ -13,6 +13,7 @@ export interface LeadRow {
   gdpr_consent: boolean;
   marketing_consent: boolean;
   marketing_consent_version: string | null;
+  marketing_consent_withdrawn_at: Date | null;
   consent_version: string;
   consent_timestamp: Date | null;
   country: string | null;

@@ -6,6 +6,7 @@ import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { emptyTouch } from '@guida/shared/attribution-rules';
 import { deliverToCrmJob } from '@guida/shared/jobs/crm';
+import { recordSuppression } from '@guida/shared/server/marketing-suppression';
 import { startFakeCrm, testWebhookSecret, type FakeCrm, type ReceivedWebhook } from '@guida/testing/fake-crm-server';
 import { waitFor } from '@guida/testing/wait-for';
 import { insertLead } from '@guida/testing/lead-fixture';
@@ -150,6 +151,65 @@ describe('crm queue', () => {
     });
   });
 
+  it('sends lead.consent_withdrawn, signed like the others, with the consent no longer in force and the suppression', async () => {
+    const lead = await insertLead(worker.db, {
+      email: 'revocato@example.it',
+      marketing_consent: true,
+      marketing_consent_version: '1.0',
+      marketing_consent_withdrawn_at: '2026-12-01T10:00:00Z',
+    });
+    await worker.db.transaction((trx) =>
+      recordSuppression(trx, worker.config.SUPPRESSION_HASH_SECRET, [{ email: 'revocato@example.it', telefono: lead.telefono }], {
+        source: 'email',
+        refresh: true,
+      }),
+    );
+    const [delivery] = await worker.db('crm_deliveries')
+      .insert({ lead_id: lead.leadId, subject_lead_id: lead.leadId, event: 'lead.consent_withdrawn' })
+      .returning<{ id: number }[]>('id');
+    await worker.deps.queues.enqueue(deliverToCrmJob, { leadId: lead.leadId, deliveryId: delivery!.id, event: 'lead.consent_withdrawn' });
+
+    await waitForStatus(delivery!.id, 'delivered');
+    const [sent] = crm.requestsFor(delivery!.id);
+    expect(sent!.verified).toBe(true);
+    expect(sent!.headers['webhook-id']).toBe(String(delivery!.id));
+    expect(sent!.headers['x-guida-event']).toBe('lead.consent_withdrawn');
+    const body = verifiedBody(SECRET, sent!) as { event: string; lead: Record<string, unknown> };
+    expect(body.event).toBe('lead.consent_withdrawn');
+    expect(body.lead).toMatchObject({
+      id: lead.leadId,
+      email: 'revocato@example.it',
+      marketingConsent: false,
+      marketingConsentVersion: '1.0',
+      marketingConsentWithdrawnAt: '2026-12-01T10:00:00.000Z',
+      marketingSuppressed: true,
+    });
+    expect(Date.parse(body.lead.marketingSuppressedAt as string)).toBeGreaterThan(Date.now() - 60_000);
+  });
+
+  it('tells the CRM that the email or phone of a new lead is suppressed, with the consent the new lead gave', async () => {
+    const telefono = '+393479876501';
+    await worker.db.transaction((trx) =>
+      recordSuppression(trx, worker.config.SUPPRESSION_HASH_SECRET, [{ email: 'altro.indirizzo@example.it', telefono }], {
+        source: 'admin',
+        refresh: true,
+      }),
+    );
+    const back = await insertLead(worker.db, { email: 'nuovo.indirizzo@example.it', telefono, marketing_consent: true, marketing_consent_version: '1.0' });
+    const other = await insertLead(worker.db, { email: 'mai.revocato@example.it' });
+    await Promise.all([enqueue(back), enqueue(other)]);
+    await Promise.all([waitForStatus(back.crmDeliveryId, 'delivered'), waitForStatus(other.crmDeliveryId, 'delivered')]);
+    const [sentBack] = crm.requestsFor(back.crmDeliveryId);
+    expect(JSON.parse(sentBack!.body).lead).toMatchObject({
+      marketingConsent: true,
+      marketingConsentWithdrawnAt: null,
+      marketingSuppressed: true,
+      marketingSuppressedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+    });
+    const [sentOther] = crm.requestsFor(other.crmDeliveryId);
+    expect(JSON.parse(sentOther!.body).lead).toMatchObject({ marketingSuppressed: false, marketingSuppressedAt: null });
+  });
+
   it('names the first lead of a phone in a repeat within 24 hours', async () => {
     const first = await insertLead(worker.db);
     const repeat = await insertLead(worker.db, { repeat_of: first.leadId });
@@ -283,7 +343,14 @@ describe('crm webhook signatures', () => {
 });
 
 function depsWith(webhook: DeliverToCrmDeps['webhook']): DeliverToCrmDeps {
-  return { db: worker.db, logger: worker.deps.logger, metrics: worker.deps.metrics, webhook, claimTimeoutMs: claimTimeouts(worker.config).crm };
+  return {
+    db: worker.db,
+    logger: worker.deps.logger,
+    metrics: worker.deps.metrics,
+    webhook,
+    claimTimeoutMs: claimTimeouts(worker.config).crm,
+    suppressionHashSecret: worker.config.SUPPRESSION_HASH_SECRET,
+  };
 }
 
 /** The job the queue would run for a lead's lead.created delivery, run here without BullMQ. */

@@ -2,6 +2,7 @@ import { UnrecoverableError, type Job } from 'bullmq';
 import type { Knex } from 'knex';
 import { deliverToCrmJob } from '@guida/shared/jobs/crm';
 import type { Logger } from '@guida/shared/server/logger';
+import { suppressionsOf } from '@guida/shared/server/marketing-suppression';
 import {
   claimCrmDelivery,
   crmDeliveryIsClaimable,
@@ -24,11 +25,14 @@ export interface DeliverToCrmDeps {
   webhook: CrmWebhookSettings | null;
   /** A claim older than this was left by a worker that stopped mid-post. */
   claimTimeoutMs: number;
+  /** Keys the suppression list's hashes (the payload says whether the lead is on it). */
+  suppressionHashSecret: string;
 }
 
 /**
  * Forwards a lead event to the CRM webhook, signed, retried with backoff over hours.
- * lead.deleted carries only the lead id, since the lead is gone by then. Two runs of the
+ * lead.deleted carries only the lead id, since the lead is gone by then; the others carry
+ * the lead as it is when posted, with its marketing suppression looked up then. Two runs of the
  * job may overlap (a stalled job recovered while its first run still posts), so only the
  * run that claims the delivery (`sending`, in one statement) posts it. A claim left by a
  * worker that stopped mid-post is taken over once older than the claim timeout: the CRM
@@ -54,7 +58,8 @@ export function createDeliverToCrm(deps: DeliverToCrmDeps) {
         await skipCrmDelivery(deps.db, deliveryId, 'lead erased');
         return 'skipped: the lead no longer exists';
       }
-      body = JSON.stringify(crmPayload(delivery, lead));
+      const suppression = (await suppressionsOf(deps.db, deps.suppressionHashSecret, [lead])).get(lead.id) ?? null;
+      body = JSON.stringify(crmPayload(delivery, lead, suppression));
     }
     if (!(await claimCrmDelivery(deps.db, delivery, attempts, deps.claimTimeoutMs))) {
       const status = await crmDeliveryStatus(deps.db, deliveryId);

@@ -1,4 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATA_REQUEST_EMAIL_KINDS, LEAD_EMAIL_KINDS } from '@guida/shared/jobs/email';
+import { listUnsubscribeHeaders, marketingWithdrawalFooter } from '@guida/shared/marketing-withdrawal';
+import { withdrawalLinkToken } from '@guida/shared/server/marketing-withdrawal-link';
+import { sha256Hex } from '@guida/shared/server/personal-data-hash';
 import { insertLead } from '@guida/testing/lead-fixture';
 import { createTestDatabase, type TestDatabase } from '@guida/testing/test-database';
 import { DEVELOPMENT_LINK_TOKEN_SECRET } from '../config';
@@ -61,4 +65,42 @@ describe('data-rights emails carry none of the requester’s text', () => {
     expect(email!.to).toBe('richiedente@example.it');
     expect(email!.text).not.toMatch(/bit\.ly|3471234567/);
   });
+});
+
+describe('every email to a lead carries the link that withdraws the marketing consent (decision 048)', () => {
+  it.each(LEAD_EMAIL_KINDS)('%s: the link at the end of the text and in the RFC 8058 headers, keyed before it goes', async (kind) => {
+    const lead = await insertLead(database.db, { created_at: '2026-11-02T09:00:00Z' });
+    const [row] = await database.db('email_messages').insert({ kind, lead_id: lead.leadId }).returning<{ id: number }[]>('id');
+    const email = await composeEmail(database.db, (await loadEmailContext(database.db, row!.id))!, settings);
+
+    const { token } = withdrawalLinkToken(DEVELOPMENT_LINK_TOKEN_SECRET, lead.leadId);
+    const link = `https://guida.example.it/revoca-marketing/${token}`;
+    expect(email).not.toBeNull();
+    expect(email!.to).toBe('mario.rossi@example.it');
+    expect(email!.text.endsWith(marketingWithdrawalFooter(link))).toBe(true);
+    expect(email!.headers).toEqual(listUnsubscribeHeaders(link));
+    expect(email!.headers).toEqual({
+      'List-Unsubscribe': `<${link}>`,
+      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+    });
+    // Only the token's hash is stored; the link lives as long as the lead's data.
+    const stored = await database.db('marketing_withdrawal_links').where({ lead_id: lead.leadId }).first();
+    expect(stored.token_hash).toBe(sha256Hex(token));
+    expect(stored.expires_at.toISOString()).toBe('2028-11-02T09:00:00.000Z');
+    // Not the guide link's token: one does not give the other.
+    expect(token).not.toBe(lead.token);
+  });
+
+  it.each(DATA_REQUEST_EMAIL_KINDS.filter((kind) => kind !== 'gdpr-export'))(
+    '%s goes to a requester, who may be no lead: no withdrawal link, no List-Unsubscribe',
+    async (kind) => {
+      const [request] = await database.db('gdpr_data_requests')
+        .insert({ email: 'richiesta@example.it', request_type: 'deletion', status: kind === 'gdpr-confirm' ? 'pending' : 'completed' })
+        .returning<{ id: number }[]>('id');
+      const [row] = await database.db('email_messages').insert({ kind, data_request_id: request!.id }).returning<{ id: number }[]>('id');
+      const email = await composeEmail(database.db, (await loadEmailContext(database.db, row!.id))!, settings);
+      expect(email!.text).not.toContain('/revoca-marketing/');
+      expect(email!.headers).toBeUndefined();
+    },
+  );
 });

@@ -1,10 +1,11 @@
 import { Job } from 'bullmq';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { sendEmailJob } from '@guida/shared/jobs/email';
+import { LEAD_EMAIL_KINDS, sendEmailJob } from '@guida/shared/jobs/email';
+import { withdrawalLinkToken } from '@guida/shared/server/marketing-withdrawal-link';
 import { sha256Hex } from '@guida/shared/server/personal-data-hash';
 import { startSmtpCapture, type SmtpCapture } from '@guida/testing/smtp-capture';
 import { waitFor } from '@guida/testing/wait-for';
-import { insertLead } from '@guida/testing/lead-fixture';
+import { TEST_LINK_TOKEN_SECRET, insertLead } from '@guida/testing/lead-fixture';
 import { claimTimeouts } from '../claim-timeouts';
 import { createTestWorker, type TestWorker } from '../testing/test-worker';
 import { createSendEmail } from './send-email';
@@ -60,6 +61,30 @@ describe('email queue over a real SMTP server', () => {
       what: 'the email job to fail for good',
     });
     expect(smtp.emails).toHaveLength(0);
+  });
+});
+
+/** A header field of a raw message, unfolded. */
+const headerOf = (raw: string, name: string) => {
+  const head = raw.slice(0, raw.indexOf('\r\n\r\n')).replace(/\r\n[ \t]+/g, ' ');
+  return new RegExp(`^${name}: (.*)$`, 'im').exec(head)?.[1];
+};
+
+describe('emails to a lead over a real SMTP server', () => {
+  it.each(LEAD_EMAIL_KINDS)('%s carries the withdrawal link in its text and in List-Unsubscribe (RFC 8058)', async (kind) => {
+    smtp.emails.length = 0;
+    const address = `${kind}${Date.now()}@example.it`;
+    const lead = await insertLead(worker.db, { email: address });
+    const [row] = await worker.db('email_messages').insert({ lead_id: lead.leadId, kind }).returning('id');
+    await worker.deps.queues.enqueue(sendEmailJob, { emailMessageId: row.id });
+    await waitForStatus(row.id, 'delivered');
+    const [email] = await smtp.waitForEmails(1);
+
+    const link = `https://guida.example.it/revoca-marketing/${withdrawalLinkToken(TEST_LINK_TOKEN_SECRET, lead.leadId).token}`;
+    expect(email!.to).toEqual([address]);
+    expect(email!.text).toContain(`senza accedere:\n${link}`);
+    expect(headerOf(email!.raw, 'List-Unsubscribe')).toBe(`<${link}>`);
+    expect(headerOf(email!.raw, 'List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
   });
 });
 

@@ -8,5 +8,11 @@ export const gdprQueue: QueueDeclaration = {
   concurrency: () => 2,
   retryBaseMs: (config) => config.GDPR_RETRY_BASE_MS,
   processor: ({ config, db, queues, logger }) =>
-    createProcessDataRequest({ db, queues, logger, retentionMonths: config.RETENTION_MONTHS }),
+    createProcessDataRequest({
+      db,
+      queues,
+      logger,
+      retentionMonths: config.RETENTION_MONTHS,
+      suppressionHashSecret: config.SUPPRESSION_HASH_SECRET,
+    }),
 };

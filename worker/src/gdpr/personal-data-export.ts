@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { gdprExportInformation } from '@guida/shared/gdpr-server-texts';
 import { ATTRIBUTION_COLUMNS } from '@guida/shared/attribution-rules';
 import { csvTable } from '@guida/shared/server/csv';
+import { suppressionRowsOf } from '@guida/shared/server/marketing-suppression';
 import { emailHash } from '@guida/shared/server/personal-data-hash';
 
 type Row = Record<string, unknown>;
@@ -17,14 +18,16 @@ export interface PersonalDataExport {
 
 /**
  * Everything stored for an address: its leads and what hangs off them (SMS and their
- * events, CRM deliveries, emails, the download link and downloads), its consents and its
- * data requests. Link tokens and their hashes are left out: they are keys, not data about
- * the person. Cookie choices and analytics are not linked to an address (see information).
+ * events, CRM deliveries, emails, the download link and downloads), its consents, its
+ * data requests, and its entries on the marketing suppression list (for the address and
+ * its leads' phone numbers: when and how, without the hashes). Link tokens and hashes are
+ * left out: they are keys, not data about the person. Cookie choices and analytics are
+ * not linked to an address (see information).
  */
 export async function collectPersonalData(
   db: Knex,
   email: string,
-  options: { retentionMonths: number; now?: Date },
+  options: { retentionMonths: number; suppressionHashSecret: string; now?: Date },
 ): Promise<PersonalDataExport> {
   const address = email.toLowerCase();
   const leads = await db('ebook_requests')
@@ -51,6 +54,7 @@ export async function collectPersonalData(
       'data_retention_notified',
       'created_at',
       'repeat_of',
+      'marketing_consent_withdrawn_at',
     );
   const leadIds = leads.map((lead) => lead.id as number);
   const hash = emailHash(address);
@@ -140,6 +144,12 @@ export async function collectPersonalData(
       .orderBy('id')
       .select<Row[]>('id', 'lead_id', 'downloaded_at'),
     gdpr_data_requests: dataRequests,
+    marketing_suppressions: (
+      await suppressionRowsOf(db, options.suppressionHashSecret, [
+        { kind: 'email', value: address },
+        ...leads.map((lead) => ({ kind: 'phone' as const, value: lead.telefono as string })),
+      ])
+    ).map((row, index) => ({ id: index + 1, ...row })),
   };
   return {
     generatedAt: (options.now ?? new Date()).toISOString(),

@@ -16,6 +16,8 @@ export interface GdprJobDeps {
   queues: JobQueues;
   logger: Logger;
   retentionMonths: number;
+  /** Keys the suppression list's hashes: an export says whether the person is on it. */
+  suppressionHashSecret: string;
 }
 
 /** The request, if it is still this job's business (an admin accepted it). */
@@ -80,7 +82,10 @@ async function exportPersonalData(deps: GdprJobDeps, id: number): Promise<string
   if (!request.email) throw new UnrecoverableError(`data request ${id} has no address`);
   const existing = await deps.db('gdpr_exports').where({ data_request_id: id }).first('id');
   if (!existing) {
-    const exported = await collectPersonalData(deps.db, request.email, { retentionMonths: deps.retentionMonths });
+    const exported = await collectPersonalData(deps.db, request.email, {
+      retentionMonths: deps.retentionMonths,
+      suppressionHashSecret: deps.suppressionHashSecret,
+    });
     await deps.db('gdpr_exports')
       .insert({
         data_request_id: id,

@@ -6,6 +6,8 @@ export interface OutgoingEmail {
   to: string;
   subject: string;
   text: string;
+  /** Extra header fields (List-Unsubscribe on emails to a lead); the outbox keeps none. */
+  headers?: Record<string, string>;
 }
 
 export interface Mailer {

@@ -9,6 +9,7 @@ import {
 } from '@guida/shared/attribution-rules';
 import type { LeadDetail, LeadFilters, LeadOrder, LeadSummary } from '@guida/shared/schemas/admin';
 import { campaignSourceFilter, isDirectSource, isDirectSourceSql } from '@guida/shared/server/campaign-source-sql';
+import { suppressionsOf, type LeadSuppression } from '@guida/shared/server/marketing-suppression';
 
 
 const SUMMARY_COLUMNS = [
@@ -57,7 +58,7 @@ function withDirectAsNone<T extends SummaryRow>(row: T): T {
   return { ...row, utm_source: shownSource(row.utm_source), [FIRST_UTM_SOURCE]: shownSource(row[FIRST_UTM_SOURCE]) };
 }
 
-export function toSummary(stored: SummaryRow): LeadSummary {
+export function toSummary(stored: SummaryRow, suppression: LeadSuppression | undefined): LeadSummary {
   const row = withDirectAsNone(stored);
   return {
     id: row.id,
@@ -75,6 +76,7 @@ export function toSummary(stored: SummaryRow): LeadSummary {
     firstTouch: touchOfRow(row, FIRST_TOUCH_PREFIX),
     smsStatus: row.sms_status,
     crmStatus: row.crm_status,
+    marketingSuppressedAt: suppression?.suppressedAt.toISOString() ?? null,
   };
 }
 
@@ -126,7 +128,18 @@ function filteredLeads(db: Knex, filters: Partial<LeadFilters>) {
   return query;
 }
 
-export async function listLeads(db: Knex, filters: LeadFilters, page: number, pageSize: number, order: LeadOrder = 'desc') {
+/**
+ * A page of leads. Whether each is on the suppression list is computed as it is read
+ * (decision 048): the list's key hashes the page's contacts here, never in SQL.
+ */
+export async function listLeads(
+  db: Knex,
+  suppressionHashSecret: string,
+  filters: LeadFilters,
+  page: number,
+  pageSize: number,
+  order: LeadOrder = 'desc',
+) {
   const [counted, rows] = await Promise.all([
     filteredLeads(db, filters).count<{ total: string }[]>({ total: '*' }).first(),
     filteredLeads(db, filters)
@@ -138,18 +151,22 @@ export async function listLeads(db: Knex, filters: LeadFilters, page: number, pa
       .limit(pageSize)
       .offset((page - 1) * pageSize),
   ]);
-  return { total: Number(counted?.total ?? 0), page, pageSize, items: rows.map(toSummary) };
+  const suppressions = await suppressionsOf(db, suppressionHashSecret, rows);
+  return { total: Number(counted?.total ?? 0), page, pageSize, items: rows.map((row) => toSummary(row, suppressions.get(row.id))) };
 }
 
 export interface ExportRow extends SummaryRow {
   gdpr_consent: boolean;
   marketing_consent: boolean;
   marketing_consent_version: string | null;
+  marketing_consent_withdrawn_at: Date | null;
   consent_version: string;
+  /** The lead's suppression (decision 048), computed for each page. */
+  marketing_suppressed_at: Date | null;
 }
 
 /** Reads the filtered leads page by page, newest first, by id (stable while new leads arrive). */
-export function exportPages(db: Knex, filters: LeadFilters, pageSize = 1000) {
+export function exportPages(db: Knex, suppressionHashSecret: string, filters: LeadFilters, pageSize = 1000) {
   let lastId: number | null = null;
   return async (): Promise<ExportRow[]> => {
     const query = filteredLeads(db, filters)
@@ -158,6 +175,7 @@ export function exportPages(db: Knex, filters: LeadFilters, pageSize = 1000) {
         'l.gdpr_consent',
         'l.marketing_consent',
         'l.marketing_consent_version',
+        'l.marketing_consent_withdrawn_at',
         'l.consent_version',
       ])
       .orderBy('l.id', 'desc')
@@ -165,13 +183,17 @@ export function exportPages(db: Knex, filters: LeadFilters, pageSize = 1000) {
     if (lastId !== null) query.where('l.id', '<', lastId);
     const rows = await query;
     if (rows.length > 0) lastId = rows[rows.length - 1]!.id;
-    return rows.map(withDirectAsNone);
+    const suppressions = await suppressionsOf(db, suppressionHashSecret, rows);
+    return rows.map((row) => ({
+      ...withDirectAsNone(row),
+      marketing_suppressed_at: suppressions.get(row.id)?.suppressedAt ?? null,
+    }));
   };
 }
 
 const iso = (value: Date | null) => (value ? value.toISOString() : null);
 
-export async function findLeadDetail(db: Knex, id: number): Promise<LeadDetail | null> {
+export async function findLeadDetail(db: Knex, suppressionHashSecret: string, id: number): Promise<LeadDetail | null> {
   const lead = await filteredLeads(db, {})
     .where('l.id', id)
     .first<
@@ -179,6 +201,7 @@ export async function findLeadDetail(db: Knex, id: number): Promise<LeadDetail |
           gdpr_consent: boolean;
           marketing_consent: boolean;
           marketing_consent_version: string | null;
+          marketing_consent_withdrawn_at: Date | null;
           consent_version: string;
           consent_timestamp: Date | null;
           ip_address: string | null;
@@ -191,6 +214,7 @@ export async function findLeadDetail(db: Knex, id: number): Promise<LeadDetail |
       'l.gdpr_consent',
       'l.marketing_consent',
       'l.marketing_consent_version',
+      'l.marketing_consent_withdrawn_at',
       'l.consent_version',
       'l.consent_timestamp',
       'l.ip_address',
@@ -199,27 +223,33 @@ export async function findLeadDetail(db: Knex, id: number): Promise<LeadDetail |
     ]);
   if (!lead) return null;
 
-  const [sms, crm, emails, download] = await Promise.all([
+  const [sms, crm, emails, download, suppressions] = await Promise.all([
     db('sms_messages').where({ lead_id: id }).first(),
     db('crm_deliveries').where({ lead_id: id }).orderBy('id'),
     db('email_messages').where({ lead_id: id }).orderBy('id'),
     db('download_tokens').where({ lead_id: id }).first(),
+    suppressionsOf(db, suppressionHashSecret, [lead]),
   ]);
+  const suppression = suppressions.get(id);
   const timeline = sms
     ? await db('sms_events').where({ sms_message_id: sms.id }).orderBy([{ column: 'occurred_at' }, { column: 'id' }])
     : [];
 
   return {
     lead: {
-      ...toSummary(lead),
+      ...toSummary(lead, suppression),
       gdprConsent: lead.gdpr_consent,
       marketingConsent: lead.marketing_consent,
       marketingConsentVersion: lead.marketing_consent_version,
+      marketingConsentWithdrawnAt: iso(lead.marketing_consent_withdrawn_at),
       consentVersion: lead.consent_version,
       consentTimestamp: iso(lead.consent_timestamp),
       ipAddress: lead.ip_address,
       userAgent: lead.user_agent,
     },
+    suppression: suppression
+      ? { suppressedAt: suppression.suppressedAt.toISOString(), kinds: suppression.kinds, source: suppression.source }
+      : null,
     sms: sms
       ? {
           status: sms.status,

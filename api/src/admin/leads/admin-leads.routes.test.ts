@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emptyTouch } from '@guida/shared/attribution-rules';
+import { marketingWithdrawalMessages } from '@guida/shared/marketing-withdrawal';
 import { adminMessages } from '@guida/shared/messages';
+import { leadDetailSchema, leadListSchema } from '@guida/shared/schemas/admin';
 import { CSV_BOM } from '@guida/shared/server/csv';
+import { contactHashesOf } from '@guida/shared/server/marketing-suppression';
 import { insertLead, type LeadFixture } from '@guida/testing/lead-fixture';
 import { signInAsAdmin } from '../../testing/admin-session';
-import { createTestApi, type TestApi } from '../../testing/test-api';
+import { createTestApi, uniqueItalianMobile, validLead, type TestApi } from '../../testing/test-api';
 
 let api: TestApi;
 let admin: Awaited<ReturnType<typeof signInAsAdmin>>;
@@ -114,6 +117,7 @@ describe('GET /api/admin/leads', () => {
       },
       smsStatus: 'delivered',
       crmStatus: 'delivered',
+      marketingSuppressedAt: null,
     });
     const second = await list({ page: 2, pageSize: 2 });
     expect(second).toMatchObject({ total: 3, page: 2, pageSize: 2 });
@@ -234,19 +238,19 @@ describe('GET /api/admin/leads/export.csv', () => {
       'id;data (ora di Roma);nome;cognome;email;telefono;paese;guida;fonte;pagina;utm_source;utm_medium;utm_campaign;consenso_privacy;consenso_marketing;versione_consenso;versione_consenso_marketing;stato_sms;stato_crm;' +
         'utm_term;utm_content;gclid;gbraid;wbraid;fbclid;msclkid;ttclid;referrer_host;' +
         'first_utm_source;first_utm_medium;first_utm_campaign;first_utm_term;first_utm_content;first_gclid;first_gbraid;first_wbraid;first_fbclid;first_msclkid;first_ttclid;first_referrer_host;' +
-        'variante_hero',
+        'variante_hero;consenso_marketing_revocato_il;marketing_soppresso_dal',
     );
     expect(lines).toHaveLength(5);
     expect(lines[4]).toBe('');
     // Carla's row: formulas get a leading apostrophe; quotes and separators are quoted.
     expect(lines[1]).toBe(
       // Times in Italian time: 00:30 on the 6th, not 23:30 UTC on the 5th.
-      `${carla.leadId};2026-11-06 00:30:00;"'=HYPERLINK(""http://x.example"",""clic"")";"'+Rossi; ""la"" terza";'@carla@example.it;'+393479998877;IT;general;direct;/trading-old;;;;sì;no;1.0;;pending;pending${';'.repeat(22)}`,
+      `${carla.leadId};2026-11-06 00:30:00;"'=HYPERLINK(""http://x.example"",""clic"")";"'+Rossi; ""la"" terza";'@carla@example.it;'+393479998877;IT;general;direct;/trading-old;;;;sì;no;1.0;;pending;pending${';'.repeat(24)}`,
     );
-    expect(lines[2]).toMatch(new RegExp(`^${bruno.leadId};.*;bruno@example\\.ch;.*;sì;sì;1\\.0;1\\.0;failed;pending;;video-b;;;;;;;;;;;;;;;;IwAR0bruno;;;;$`));
+    expect(lines[2]).toMatch(new RegExp(`^${bruno.leadId};.*;bruno@example\\.ch;.*;sì;sì;1\\.0;1\\.0;failed;pending;;video-b;;;;;;;;;;;;;;;;IwAR0bruno;;;;;;$`));
     expect(lines[3]).toContain(`${anna.leadId};2026-11-02 09:00:00;Anna;Verdi;anna.verdi@example.it;'+393471112233;IT`);
     expect(lines[3]).toMatch(
-      /;delivered;delivered;guida risparmio;;Cj0KCQiA-anna;;;;;;www\.google\.com;newsletter;email;;;;;;;;;;mail\.example\.it;b$/,
+      /;delivered;delivered;guida risparmio;;Cj0KCQiA-anna;;;;;;www\.google\.com;newsletter;email;;;;;;;;;;mail\.example\.it;b;;$/,
     );
 
     const filtered = await admin.agent.get('/api/admin/leads/export.csv').query({ country: 'CH' });
@@ -376,5 +380,108 @@ describe('leads without campaign', () => {
     expect(cells[columns.indexOf('utm_source')]).toBe('');
     expect(cells[columns.indexOf('first_utm_source')]).toBe('');
     expect(cells[columns.indexOf('referrer_host')]).toBe('www.bing.com');
+  });
+});
+
+describe('withdrawing the marketing consent (decision 048)', () => {
+  // Last: the tests above count and export the first leads of this file.
+  const withdraw = (id: number, csrf: string | null = admin.csrfToken) => {
+    const post = admin.agent.post(`/api/admin/leads/${id}/withdraw-marketing`);
+    return csrf === null ? post : post.set('X-CSRF-Token', csrf);
+  };
+  const csvCells = async (id: number) => {
+    const csv = await admin.agent.get('/api/admin/leads/export.csv').query({ q: String(id) });
+    const [header, ...rows] = csv.text.slice(1).split('\r\n').filter(Boolean);
+    const row = rows.find((line) => line.startsWith(`${id};`))!.split(';');
+    return Object.fromEntries(header!.split(';').map((name, index) => [name, row[index]]));
+  };
+
+  it('refuses the action without the CSRF token (403), changing nothing', async () => {
+    const lead = await insertLead(api.db, { email: 'senza.token@example.it', telefono: uniqueItalianMobile() });
+    for (const csrf of [null, 'not-the-token']) {
+      const refused = await withdraw(lead.leadId, csrf);
+      expect(refused.status).toBe(403);
+    }
+    expect((await api.db('ebook_requests').where({ id: lead.leadId }).first()).marketing_consent_withdrawn_at).toBeNull();
+    expect(await api.db('crm_deliveries').where({ lead_id: lead.leadId, event: 'lead.consent_withdrawn' })).toEqual([]);
+    expect(await api.db('admin_audit_log').where({ action: 'withdraw_marketing_consent', target_id: String(lead.leadId) })).toEqual([]);
+  });
+
+  it('does what the emailed link does, audited: consent row, suppression, one CRM event; a second time says so', async () => {
+    const telefono = uniqueItalianMobile();
+    const lead = await insertLead(api.db, {
+      email: 'revoca.admin@example.it',
+      telefono,
+      marketing_consent: true,
+      marketing_consent_version: '1.0',
+    });
+    const done = await withdraw(lead.leadId);
+    expect(done.status).toBe(200);
+    expect(done.body).toEqual({ message: marketingWithdrawalMessages.withdrawn });
+
+    expect((await api.db('ebook_requests').where({ id: lead.leadId }).first()).marketing_consent_withdrawn_at).toBeInstanceOf(Date);
+    const consents = await api.db('gdpr_consents').where({ lead_id: lead.leadId, consent_type: 'marketing' });
+    expect(consents).toEqual([expect.objectContaining({ consented: false, consent_version: '1.0', ip_address: null })]);
+    const hashes = contactHashesOf(api.config.SUPPRESSION_HASH_SECRET, { email: 'revoca.admin@example.it', telefono });
+    const suppressions = await api.db('marketing_suppressions').whereIn('contact_hash', [hashes.email, hashes.phone]);
+    expect(suppressions.map((row) => row.source)).toEqual(['admin', 'admin']);
+    const [event] = await api.db('crm_deliveries').where({ lead_id: lead.leadId, event: 'lead.consent_withdrawn' });
+    const waiting = await api.deps.queues.queue('crm').getWaiting();
+    expect(waiting.map((job) => job.id)).toContain(`lead-${lead.leadId}-lead-consent_withdrawn-${event.id}`);
+
+    const again = await withdraw(lead.leadId);
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual({ message: marketingWithdrawalMessages.alreadyWithdrawn });
+    expect(await api.db('crm_deliveries').where({ lead_id: lead.leadId, event: 'lead.consent_withdrawn' })).toHaveLength(1);
+
+    // Who did it, to which lead; never the address or the number.
+    const audits = await api.db('admin_audit_log').where({ action: 'withdraw_marketing_consent', target_id: String(lead.leadId) }).orderBy('id');
+    expect(audits.map((entry) => [entry.user_id, entry.target_type, entry.details])).toEqual([
+      [admin.user.id, 'lead', { leadIds: [lead.leadId] }],
+      [admin.user.id, 'lead', { alreadyWithdrawn: true }],
+    ]);
+    expect(JSON.stringify(audits)).not.toMatch(/revoca\.admin|\d{9}/);
+
+    const unknown = await withdraw(99_999_999);
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.message).toBe(adminMessages.leadNotFound);
+  });
+
+  it('stores a person who comes back with the consent as given, and shows the suppression in the list, the detail and the CSV', async () => {
+    const telefono = uniqueItalianMobile();
+    const before = await insertLead(api.db, { email: 'ritorno@example.it', telefono: uniqueItalianMobile() });
+    expect((await withdraw(before.leadId)).status).toBe(200);
+    const { suppressed_at: suppressedAt } = await api.db('marketing_suppressions').where({ contact_kind: 'email' }).orderBy('suppressed_at', 'desc').first();
+
+    // Same email (another number), and same number as a suppressed lead (another email).
+    const sameEmail = await admin.agent.post('/api/ebook-request').send(validLead({ email: 'Ritorno@Example.it', telefono, marketingConsent: true }));
+    expect(sameEmail.status).toBe(201);
+    const stored = await api.db('ebook_requests').where({ id: sameEmail.body.id }).first();
+    expect(stored).toMatchObject({ marketing_consent: true, marketing_consent_version: '1.0', marketing_consent_withdrawn_at: null });
+    expect(await api.db('gdpr_consents').where({ lead_id: sameEmail.body.id, consent_type: 'marketing' })).toEqual([
+      expect.objectContaining({ consented: true }),
+    ]);
+    const samePhone = await insertLead(api.db, { email: 'un.altro@example.it', telefono: before.telefono });
+    const unrelated = await insertLead(api.db, { email: 'nessuna.revoca@example.it', telefono: uniqueItalianMobile() });
+
+    const listed = leadListSchema.parse((await admin.agent.get('/api/admin/leads').query({ q: 'example.it', pageSize: 200 })).body);
+    const suppressedIn = (id: number) => listed.items.find((item) => item.id === id)!.marketingSuppressedAt;
+    expect(suppressedIn(sameEmail.body.id)).toBe(suppressedAt.toISOString());
+    expect(suppressedIn(samePhone.leadId)).toBe(suppressedAt.toISOString());
+    expect(suppressedIn(unrelated.leadId)).toBeNull();
+
+    const detail = leadDetailSchema.parse((await admin.agent.get(`/api/admin/leads/${sameEmail.body.id}`)).body);
+    expect(detail.lead).toMatchObject({ marketingConsent: true, marketingConsentWithdrawnAt: null, marketingSuppressedAt: suppressedAt.toISOString() });
+    expect(detail.suppression).toEqual({ suppressedAt: suppressedAt.toISOString(), kinds: ['email'], source: 'admin' });
+    const withdrawnDetail = leadDetailSchema.parse((await admin.agent.get(`/api/admin/leads/${before.leadId}`)).body);
+    expect(withdrawnDetail.lead.marketingConsentWithdrawnAt).toEqual(expect.any(String));
+    expect(withdrawnDetail.suppression?.kinds).toEqual(['email', 'phone']);
+    expect((await admin.agent.get(`/api/admin/leads/${unrelated.leadId}`)).body.suppression).toBeNull();
+
+    const cells = await csvCells(sameEmail.body.id);
+    expect(cells).toMatchObject({ consenso_marketing: 'sì', consenso_marketing_revocato_il: '' });
+    expect(cells.marketing_soppresso_dal).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    expect((await csvCells(before.leadId)).consenso_marketing_revocato_il).toMatch(/^\d{4}-\d{2}-\d{2} /);
+    expect((await csvCells(unrelated.leadId)).marketing_soppresso_dal).toBe('');
   });
 });

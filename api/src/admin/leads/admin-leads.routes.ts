@@ -6,12 +6,14 @@ import { reopenCrmDelivery } from '@guida/shared/deliveries/crm-deliveries';
 import { reopenSms } from '@guida/shared/deliveries/sms-deliveries';
 import { deliverToCrmJob } from '@guida/shared/jobs/crm';
 import { sendGuideSmsJob } from '@guida/shared/jobs/sms';
+import { marketingWithdrawalMessages } from '@guida/shared/marketing-withdrawal';
 import { adminMessages } from '@guida/shared/messages';
 import { leadFiltersSchema, leadListQuerySchema, type LeadFilters } from '@guida/shared/schemas/admin';
 import { csvStream, operatorDateTime } from '@guida/shared/server/csv';
 import type { ApiDeps } from '../../dependencies';
 import { AppError, notFound } from '../../errors';
 import { parseOrThrow } from '../../http/validate';
+import { withdrawMarketingConsent } from '../../marketing-withdrawal';
 import { auditAdminAction } from '../audit-log';
 import { exportPages, findLeadDetail, leadExists, listLeads } from './admin-leads.repo';
 
@@ -43,6 +45,8 @@ const CSV_HEADER = [
   'stato_crm',
   ...ADDED_ATTRIBUTION_COLUMNS,
   'variante_hero',
+  'consenso_marketing_revocato_il',
+  'marketing_soppresso_dal',
 ];
 
 /** The names of the filters an export used, in a stable order. */
@@ -52,7 +56,10 @@ const usedFilters = (filters: LeadFilters) =>
     .map(([name]) => name)
     .sort();
 
-/** Leads: list, CSV export, detail, and sending the SMS or the CRM delivery again. */
+/**
+ * Leads: list, CSV export, detail, sending the SMS or the CRM delivery again, and
+ * withdrawing the marketing consent on the person's behalf.
+ */
 export function adminLeadsRouter(deps: ApiDeps) {
   const router = Router();
 
@@ -64,7 +71,7 @@ export function adminLeadsRouter(deps: ApiDeps) {
 
   router.get('/leads', async (req, res) => {
     const { page, pageSize, order, ...filters } = parseOrThrow(leadListQuerySchema, req.query);
-    res.json(await listLeads(deps.db, filters, page, pageSize, order));
+    res.json(await listLeads(deps.db, deps.config.SUPPRESSION_HASH_SECRET, filters, page, pageSize, order));
   });
 
   router.get('/leads/export.csv', async (req, res) => {
@@ -76,7 +83,7 @@ export function adminLeadsRouter(deps: ApiDeps) {
       'Content-Type': 'text/csv; charset=utf-8',
       'Content-Disposition': `attachment; filename="lead-${day}.csv"`,
     });
-    const csv = csvStream(CSV_HEADER, exportPages(deps.db, filters), (row) => [
+    const csv = csvStream(CSV_HEADER, exportPages(deps.db, deps.config.SUPPRESSION_HASH_SECRET, filters), (row) => [
       row.id,
       operatorDateTime(row.created_at),
       row.nome,
@@ -98,6 +105,8 @@ export function adminLeadsRouter(deps: ApiDeps) {
       row.crm_status,
       ...ADDED_ATTRIBUTION_COLUMNS.map((column) => row[column]),
       row.hero_variant,
+      operatorDateTime(row.marketing_consent_withdrawn_at),
+      operatorDateTime(row.marketing_suppressed_at),
     ]);
     await pipeline(csv, res).catch((error: unknown) => {
       // Headers are gone: the broken download is all the admin can see; the log says why.
@@ -107,7 +116,7 @@ export function adminLeadsRouter(deps: ApiDeps) {
   });
 
   router.get('/leads/:id', async (req, res) => {
-    const detail = await findLeadDetail(deps.db, leadId(req.params.id));
+    const detail = await findLeadDetail(deps.db, deps.config.SUPPRESSION_HASH_SECRET, leadId(req.params.id));
     if (!detail) throw notFound(adminMessages.leadNotFound);
     res.json(detail);
   });
@@ -137,6 +146,22 @@ export function adminLeadsRouter(deps: ApiDeps) {
       });
     await auditAdminAction(deps.db, req, { action: 'redeliver_crm', target: { type: 'lead', id } });
     res.status(202).json({ message: adminMessages.crmRequeued });
+  });
+
+  // What the link in the person's emails does (decision 048), for a person who asked by
+  // phone or by letter: their consent, the suppression list, the CRM.
+  router.post('/leads/:id/withdraw-marketing', async (req, res) => {
+    const id = leadId(req.params.id);
+    const result = await withdrawMarketingConsent(deps, req.log, id, { source: 'admin', ipAddress: null, userAgent: null });
+    if (result.outcome === 'not_found') throw notFound(adminMessages.leadNotFound);
+    await auditAdminAction(deps.db, req, {
+      action: 'withdraw_marketing_consent',
+      target: { type: 'lead', id },
+      details: result.outcome === 'withdrawn' ? { leadIds: result.leadIds } : { alreadyWithdrawn: true },
+    });
+    res.json({
+      message: result.outcome === 'withdrawn' ? marketingWithdrawalMessages.withdrawn : marketingWithdrawalMessages.alreadyWithdrawn,
+    });
   });
 
   return router;
