@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { guideLinkToken } from '@guida/shared/server/guide-link-token';
+import { keyWithdrawalLink, withdrawalLinkToken } from '@guida/shared/server/marketing-withdrawal-link';
 
 /** The LINK_TOKEN_SECRET of the test worker, so a test knows the link its lead gets. */
 export const TEST_LINK_TOKEN_SECRET = 'test-link-token-secret-0123456789abcdef';
@@ -46,4 +47,14 @@ export async function insertLead(db: Knex, overrides: Record<string, unknown> = 
       .returning<{ id: number }[]>('id');
     return { leadId, crmDeliveryId: crm!.id, token: guideLinkToken(TEST_LINK_TOKEN_SECRET, leadId).token, telefono };
   });
+}
+
+/**
+ * Keys a lead's marketing withdrawal link as the test worker does when it emails the lead
+ * (decision 048), for tests that do not run the worker; its token.
+ */
+export async function keyTestWithdrawalLink(db: Knex, leadId: number, retentionMonths = 24) {
+  const { token, hash } = withdrawalLinkToken(TEST_LINK_TOKEN_SECRET, leadId);
+  await keyWithdrawalLink(db, leadId, hash, retentionMonths);
+  return token;
 }

@@ -7,6 +7,7 @@ import { DataTable, Facts, FOCUS_RING, StatusBadge } from '../ui/admin-ui';
 import { ConfirmAction } from '../ui/confirm-action';
 import { ErrorNotice, Loading } from '../ui/query-state';
 import { leadUrl, refreshesLeads, useLeadDetail } from './lead-queries';
+import { SuppressionDetail } from './marketing-suppression';
 
 /** The side sheet with everything about one lead, and the actions to deliver it again. */
 export function LeadDetailDialog({
@@ -76,6 +77,13 @@ function LeadDetailBody({ id }: { id: number }) {
           url={`${url}/redeliver-crm`}
           refreshes={refreshesLeads}
         />
+        <ConfirmAction
+          label="Revoca il consenso marketing"
+          question={`Revocare il consenso marketing di ${lead.email} e ${lead.telefono}? Vale per tutte le richieste con questa email o questo numero: entrambi vanno nella lista di soppressione e il CRM ne viene informato.`}
+          url={`${url}/withdraw-marketing`}
+          refreshes={refreshesLeads}
+          danger
+        />
       </div>
 
       <DetailSection title="Dati del lead">
@@ -112,8 +120,13 @@ function LeadDetailBody({ id }: { id: number }) {
             ['Data e ora', formatDateTime(lead.consentTimestamp)],
             ['IP (troncato)', lead.ipAddress ?? EMPTY_VALUE],
             ['Browser', lead.userAgent ?? EMPTY_VALUE],
+            ['Consenso marketing revocato il', formatDateTime(lead.marketingConsentWithdrawnAt)],
           ]}
         />
+      </DetailSection>
+
+      <DetailSection title="Lista di soppressione marketing">
+        <SuppressionDetail detail={detail.data} />
       </DetailSection>
 
       <DetailSection title="SMS">

@@ -19,6 +19,7 @@ import { ErrorNotice, Loading } from '../ui/query-state';
 import { useUrlValues } from '../ui/url-values';
 import { LeadDetailDialog } from './lead-detail';
 import { leadsExportUrl, useLeadList } from './lead-queries';
+import { SuppressedBadge } from './marketing-suppression';
 
 const FILTER_NAMES = leadFiltersSchema.keyof().options;
 const URL_NAMES = [...FILTER_NAMES, 'order', 'page', 'lead'] as const;
@@ -182,6 +183,7 @@ function LeadsTable({
                 >
                   {lead.nome} {lead.cognome}
                 </button>
+                {lead.marketingSuppressedAt ? <SuppressedBadge since={lead.marketingSuppressedAt} /> : null}
               </th>
               <td className={CELL}>
                 <ClippedText value={lead.email} />
