@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { daysLeft, guideLinkUrl } from '@guida/shared/lead-rules';
 import { greetingName } from '@guida/shared/greeting-name';
 import { erasureDateOf, gdprEmails } from '@guida/shared/gdpr-server-texts';
-import { isLeadEmailKind, type LeadEmailKind } from '@guida/shared/jobs/email';
+import { isLeadEmailKind, type DataRequestEmailKind, type LeadEmailKind } from '@guida/shared/jobs/email';
 import { guideDelivery } from '@guida/shared/messages';
 import { listUnsubscribeHeaders, marketingWithdrawalFooter, marketingWithdrawalUrl } from '@guida/shared/marketing-withdrawal';
 import { guideLinkToken, keyGuideLink } from '@guida/shared/server/guide-link-token';
@@ -95,5 +95,7 @@ export async function composeEmail(
   settings: ComposeSettings,
 ): Promise<OutgoingEmail | null> {
   if (isLeadEmailKind(message.kind)) return isLeadEmail(message) ? composeLeadEmail(db, message, settings) : null;
-  return composeGdprEmail(db, message, settings);
+  // Every other kind is about a data request: a kind in neither list does not compile here.
+  const kind: DataRequestEmailKind = message.kind;
+  return composeGdprEmail(db, { ...message, kind }, settings);
 }
