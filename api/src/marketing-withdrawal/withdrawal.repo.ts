@@ -25,13 +25,16 @@ export type WithdrawalOutcome =
 type PersonLead = Contact & { id: number; marketing_consent_version: string | null };
 
 /**
- * The leads of the person a lead belongs to: the same address or the same number (the
- * contacts the suppression list keys), not withdrawn yet. Lead emails are stored in their
- * normalised form, so the index on email applies.
+ * The leads of the person a lead belongs to: the lead, and every lead with the same
+ * address or the same number (the contacts the suppression list keys), not withdrawn yet.
+ * Lead emails are stored in their normalised form, so the index on email applies.
  */
-const notYetWithdrawn = (db: Knex, lead: Contact) =>
+const notYetWithdrawn = (db: Knex, lead: Contact & { id: number }) =>
   db('ebook_requests')
-    .where((query) => void query.where('email', normaliseEmail(lead.email)).orWhere('telefono', lead.telefono))
+    .where(
+      (query) =>
+        void query.where('id', lead.id).orWhere('email', normaliseEmail(lead.email)).orWhere('telefono', lead.telefono),
+    )
     .whereNull('marketing_consent_withdrawn_at');
 
 /**
@@ -50,7 +53,7 @@ export function recordWithdrawal(
   origin: WithdrawalOrigin,
 ): Promise<WithdrawalOutcome> {
   return db.transaction(async (trx) => {
-    const lead = await trx('ebook_requests').where({ id: leadId }).first<Contact | undefined>('email', 'telefono');
+    const lead = await trx('ebook_requests').where({ id: leadId }).first<(Contact & { id: number }) | undefined>('id', 'email', 'telefono');
     if (!lead) return { outcome: 'not_found' };
     // Locked: a parallel withdrawal of the same person waits, then finds these withdrawn.
     const leads = await notYetWithdrawn(trx, lead)
@@ -93,7 +96,7 @@ export function recordWithdrawal(
  * before showing its button); null when the lead does not exist.
  */
 export async function withdrawalPending(db: Knex, suppressionHashSecret: string, leadId: number) {
-  const lead = await db('ebook_requests').where({ id: leadId }).first<Contact | undefined>('email', 'telefono');
+  const lead = await db('ebook_requests').where({ id: leadId }).first<(Contact & { id: number }) | undefined>('id', 'email', 'telefono');
   if (!lead) return null;
   if (await notYetWithdrawn(db, lead).first('id')) return true;
   const hashes = contactHashesOf(suppressionHashSecret, lead);

@@ -187,6 +187,16 @@ describe('POST /revoca-marketing/:token', () => {
   });
 });
 
+describe('an address stored in another case', () => {
+  it('is suppressed in its normal form, so the same mailbox in any case is recognised', async () => {
+    const lead = await leadWithLink({ email: `Maiuscole.${unique()}@Example.IT` });
+    expectPage(await request(api.app).post(lead.link), 200, pages.withdrawnTitle);
+    expect((await api.db('ebook_requests').where({ id: lead.leadId }).first()).marketing_consent_withdrawn_at).toBeInstanceOf(Date);
+    expect(await suppressionsOf({ email: lead.email.toLowerCase(), telefono: lead.telefono })).toHaveLength(2);
+    expectPage(await request(api.app).get(lead.link), 200, pages.alreadyTitle);
+  });
+});
+
 describe('links that do not work', () => {
   it('answers a forged, truncated, altered or unknown token with the Italian 404 page, never a 5xx', async () => {
     const lead = await leadWithLink();
