@@ -11,11 +11,13 @@ COPY testing/package.json testing/
 # Install scripts stay off, as in development (package.json "allowScripts").
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY . .
-# The prerendered pages carry the public address (canonical links, sitemap) and the data
-# controller of the privacy notice: pass them as build arguments (docker-compose.yml takes
-# them from .env). An https PUBLIC_BASE_URL without the controller's details fails the build.
+# The prerendered pages carry the public address (canonical links, sitemap), the provider
+# named in every footer and the data controller of the privacy notice: pass them as build
+# arguments (docker-compose.yml takes them from .env). An https PUBLIC_BASE_URL without the
+# provider's name, address and VAT number or the privacy contact fails the build.
 ARG PUBLIC_BASE_URL PRIVACY_CONTROLLER_NAME PRIVACY_CONTROLLER_ADDRESS PRIVACY_CONTACT_EMAIL \
-    PRIVACY_CONTROLLER_VAT RETENTION_MONTHS ANALYTICS_RETENTION_MONTHS
+    PRIVACY_CONTROLLER_VAT PRIVACY_CONTROLLER_REA PRIVACY_CONTROLLER_SHARE_CAPITAL RETENTION_MONTHS \
+    ANALYTICS_RETENTION_MONTHS
 # What runs afterwards needs only the workspaces' runtime dependencies (decision 034).
 RUN npm run build && npm prune --omit=dev --ignore-scripts
 

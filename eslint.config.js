@@ -8,7 +8,7 @@ import tseslint from 'typescript-eslint';
 /** @param {string[]} names @param {string} message */
 const forbid = (names, message) => names.map((name) => ({ group: [name, `${name}/*`], message }));
 
-const WEB_BUILD_TIME = ['web/app/**/*.server.ts', 'web/tooling/**', 'web/react-router.config.ts'];
+const WEB_BUILD_TIME = ['web/app/**/*.server.ts', 'web/tooling/**', 'web/react-router.config.ts', 'web/vite.config.ts'];
 /** @typedef {{ group: string[], message: string } | { regex: string, message: string }} RestrictedImport */
 /** @type {RestrictedImport[]} */
 const WEB_TO_SERVER = [

@@ -1,6 +1,10 @@
 import { reactRouter } from '@react-router/dev/vite';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'vite';
+// By path: Vite bundles this file with its packages left to Node, which cannot load a
+// workspace's TypeScript. The values are checked where the pages' loaders read them
+// (app/site-config.server.ts).
+import { providerIdentityOf } from '../shared/src/provider-identity';
 
 const VENDOR_CHUNK = 'react-vendor';
 
@@ -17,8 +21,12 @@ export default defineConfig(({ command, isSsrBuild }) => {
   // libraries' development code (warnings, checks), larger and slower. Vite reads NODE_ENV
   // after loading this file.
   if (command === 'build') process.env.NODE_ENV = 'production';
+  // The provider every page's footer names, from the configuration the site is built with
+  // (the API refuses to start in production without it).
+  const provider = providerIdentityOf(process.env);
   return {
     plugins: [tailwindcss(), reactRouter()],
+    define: { __PROVIDER_IDENTITY__: JSON.stringify(provider) },
     server: {
       // Guide sources outside web/ are read at build time (the older page's content preview).
       fs: { allow: ['..'] },

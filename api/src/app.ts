@@ -1,7 +1,9 @@
 import express from 'express';
+import { providerIdentityOf } from '@guida/shared/provider-identity';
 import type { ApiDeps } from './dependencies';
 import { apiNotFound, errorHandler, pageNotFound } from './http/error-handler';
 import { requestLogging } from './http/request-logging';
+import { namePageProvider } from './http/html-page';
 import { securityHeaders } from './http/security-headers';
 import { guideRouter } from './guide/guide.routes';
 import { healthRouter } from './health/health.routes';
@@ -26,6 +28,7 @@ export function createApp(deps: ApiDeps) {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.TRUST_PROXY);
+  namePageProvider(app, providerIdentityOf(deps.config));
 
   app.use(requestLogging(deps.logger));
   app.use(

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, parseEnv } from '@guida/shared/config';
 import { apiEnvSchema } from './config';
 
-const base = { SESSION_SECRET: 'a'.repeat(32), SUPPRESSION_HASH_SECRET: 's'.repeat(32) };
+/** The provider every page names, required in production (d.lgs. 70/2003 art. 7). */
+const provider = {
+  PRIVACY_CONTROLLER_NAME: 'Esempio S.r.l.',
+  PRIVACY_CONTROLLER_ADDRESS: 'Via Roma 1, 20100 Milano',
+  PRIVACY_CONTROLLER_VAT: 'IT01234567890',
+};
+const base = { SESSION_SECRET: 'a'.repeat(32), SUPPRESSION_HASH_SECRET: 's'.repeat(32), ...provider };
 const problems = (env: Record<string, string>) => {
   try {
     parseEnv(apiEnvSchema, env);
@@ -50,6 +56,27 @@ describe('API configuration', () => {
     expect(problems({ ...base, OFFER_STARTS_AT: '2026-12-31T00:00:00+01:00', OFFER_ENDS_AT: '2026-12-01T00:00:00+01:00' })).toEqual([
       'OFFER_ENDS_AT: must be later than OFFER_STARTS_AT',
     ]);
+  });
+
+  it('refuses to start in production without the provider named on the pages', () => {
+    const production = {
+      SESSION_SECRET: 'a'.repeat(32),
+      SUPPRESSION_HASH_SECRET: 's'.repeat(32),
+      NODE_ENV: 'production',
+      PUBLIC_BASE_URL: 'https://guida.example',
+      TRUST_PROXY: '1',
+    };
+    expect(problems(production)).toEqual([
+      'PRIVACY_CONTROLLER_NAME: required in production (the provider named on every page)',
+      'PRIVACY_CONTROLLER_ADDRESS: required in production (the provider named on every page)',
+      'PRIVACY_CONTROLLER_VAT: required in production (the provider named on every page)',
+    ]);
+    expect(problems({ ...production, ...provider, PRIVACY_CONTROLLER_VAT: '' })).toEqual([
+      'PRIVACY_CONTROLLER_VAT: required in production (the provider named on every page)',
+    ]);
+    expect(problems({ ...production, ...provider })).toEqual([]);
+    // Outside production, local runs show placeholders.
+    expect(problems({ SESSION_SECRET: 'a'.repeat(32) })).toEqual([]);
   });
 
   it('requires a real key of the suppression list in production only (decision 048)', () => {

@@ -5,7 +5,9 @@ import {
   httpUrl,
   intEnv,
   loadConfigOrExit,
+  providerEnv,
   requireHttpsInProduction,
+  requireProviderInProduction,
   requireTwilioSettings,
   smsBudgetEnv,
   twilioEnv,
@@ -122,6 +124,8 @@ export const apiEnvSchema = z
     CRM_WEBHOOK_URL: httpUrl.optional(),
     GUIDES_DIR: z.string().min(1).default('guides/dist'),
     WEB_BUILD_DIR: z.string().min(1).default('web/build/client'),
+    /** The provider named in the footer of the pages the API renders itself. */
+    ...providerEnv,
     GA_MEASUREMENT_ID: z
       .string()
       .regex(/^G-[A-Z0-9]{4,20}$/, { error: 'must look like G-XXXXXXXXXX' })
@@ -158,6 +162,7 @@ export const apiEnvSchema = z
   .superRefine(requireTrustProxyInProduction)
   .superRefine(requireSuppressionSecretInProduction)
   .superRefine(requireOfferEndAfterStart)
+  .superRefine(requireProviderInProduction)
   .transform((config) => ({ ...config, TRUST_PROXY: config.TRUST_PROXY ?? DEVELOPMENT_TRUST_PROXY }));
 
 export type ApiConfig = z.output<typeof apiEnvSchema>;

@@ -47,36 +47,55 @@ export const commonEnv = {
 };
 
 /**
- * What the public site's build needs: the address pages are canonical at and the data
- * controller named in the privacy notice.
+ * Who provides the service: named in every page's footer (d.lgs. 70/2003 art. 7) and, as
+ * the data controller, in the privacy notice. REA number and share capital are shown when
+ * set (companies registered in Italy).
+ */
+export const providerEnv = {
+  PRIVACY_CONTROLLER_NAME: z.string().min(2).optional(),
+  PRIVACY_CONTROLLER_ADDRESS: z.string().min(5).optional(),
+  PRIVACY_CONTROLLER_VAT: z.string().min(5).optional(),
+  PRIVACY_CONTROLLER_REA: z.string().min(3).optional(),
+  PRIVACY_CONTROLLER_SHARE_CAPITAL: z.string().min(2).optional(),
+};
+
+/** The provider's values a deployment may not leave empty. */
+const REQUIRED_PROVIDER = ['PRIVACY_CONTROLLER_NAME', 'PRIVACY_CONTROLLER_ADDRESS', 'PRIVACY_CONTROLLER_VAT'] as const;
+type ProviderValues = Partial<Record<keyof typeof providerEnv, string | undefined>>;
+
+/** A production process (NODE_ENV=production) names the provider on its pages: every required value is set. */
+export function requireProviderInProduction(value: ProviderValues & { NODE_ENV: string }, ctx: z.RefinementCtx) {
+  if (value.NODE_ENV !== 'production') return;
+  for (const key of REQUIRED_PROVIDER) {
+    if (!value[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'required in production (the provider named on every page)' });
+  }
+}
+
+/**
+ * What the public site's build needs: the address pages are canonical at, the provider and
+ * the data controller's contact named on the pages and in the privacy notice.
  */
 export const siteEnv = {
   PUBLIC_BASE_URL: commonEnv.PUBLIC_BASE_URL,
-  PRIVACY_CONTROLLER_NAME: z.string().min(2).optional(),
-  PRIVACY_CONTROLLER_ADDRESS: z.string().min(5).optional(),
+  ...providerEnv,
   PRIVACY_CONTACT_EMAIL: z.email({ error: 'must be an email address' }).optional(),
-  PRIVACY_CONTROLLER_VAT: z.string().min(5).optional(),
   RETENTION_MONTHS: intEnv(24, 1, 120),
   ANALYTICS_RETENTION_MONTHS: intEnv(13, 1, 120),
 };
 
 /**
- * A site served over https is a real deployment: its privacy notice must name the data
- * controller. (Build tools force NODE_ENV=production, so the public URL is the signal.)
+ * A site served over https is a real deployment: its pages must name the provider and its
+ * privacy notice the controller's contact. (Build tools force NODE_ENV=production, so the
+ * public URL is the signal.)
  */
 export function requireControllerWhenPublic(
-  value: {
-    PUBLIC_BASE_URL: string;
-    PRIVACY_CONTROLLER_NAME?: string | undefined;
-    PRIVACY_CONTROLLER_ADDRESS?: string | undefined;
-    PRIVACY_CONTACT_EMAIL?: string | undefined;
-  },
+  value: ProviderValues & { PUBLIC_BASE_URL: string; PRIVACY_CONTACT_EMAIL?: string | undefined },
   ctx: z.RefinementCtx,
 ) {
   if (!value.PUBLIC_BASE_URL.startsWith('https://')) return;
-  for (const key of ['PRIVACY_CONTROLLER_NAME', 'PRIVACY_CONTROLLER_ADDRESS', 'PRIVACY_CONTACT_EMAIL'] as const) {
+  for (const key of [...REQUIRED_PROVIDER, 'PRIVACY_CONTACT_EMAIL'] as const) {
     if (!value[key]) {
-      ctx.addIssue({ code: 'custom', path: [key], message: 'required when PUBLIC_BASE_URL is https (privacy notice)' });
+      ctx.addIssue({ code: 'custom', path: [key], message: 'required when PUBLIC_BASE_URL is https (footer and privacy notice)' });
     }
   }
 }

@@ -99,6 +99,9 @@ const productionEnv = (extra: Record<string, string> = {}) => ({
   PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`,
   NODE_ENV: 'production',
   DATABASE_URL: database.url,
+  PRIVACY_CONTROLLER_NAME: 'Esempio S.r.l.',
+  PRIVACY_CONTROLLER_ADDRESS: 'Via Roma 1, 20100 Milano',
+  PRIVACY_CONTROLLER_VAT: 'IT01234567890',
   ...extra,
 });
 

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { experimentOfPath } from '@guida/shared/experiments';
+import { providerIdentityLines, providerIdentityOf } from '@guida/shared/provider-identity';
 import {
   ADMIN_PATHS,
   FINANCE_LANDING_PATHS,
@@ -166,12 +167,42 @@ describe('the texts of a page', () => {
   });
 });
 
-describe('the build', () => {
-  const htmlFiles = (dir: string): string[] =>
-    readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-      entry.isDirectory() ? htmlFiles(path.join(dir, entry.name)) : entry.name === 'index.html' ? [path.join(dir, entry.name)] : [],
-    );
+/** Every prerendered page of the build (index.html files, the 404 page included). */
+const prerenderedPages = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? prerenderedPages(path.join(dir, entry.name)) : entry.name === 'index.html' ? [path.join(dir, entry.name)] : [],
+  );
 
+describe('who provides the service', () => {
+  // What the build was given (npm test gives example values), as every footer must show it.
+  const lines = providerIdentityLines(providerIdentityOf(process.env));
+
+  it('is named in the footer of every prerendered page', () => {
+    const pages = prerenderedPages(BUILD);
+    expect(pages.length).toBeGreaterThan(30);
+    for (const file of pages) {
+      const html = readFileSync(file, 'utf8');
+      for (const line of lines) expect(html, file).toContain(line.replaceAll('&', '&amp;'));
+    }
+  });
+
+  it.each([
+    ['a phone', { viewport: { width: 360, height: 740 }, isMobile: true }],
+    ['a desktop', { viewport: { width: 1280, height: 800 } }],
+  ] as const)('is readable at the end of a landing page on %s', async (_screen, options) => {
+    const { page, consoleErrors, close } = await openPage(e2e.browser, options);
+    await gotoInteractive(page, `${e2e.site.baseUrl}/`);
+    const footer = page.getByRole('contentinfo');
+    for (const line of lines) {
+      await footer.getByText(line, { exact: true }).scrollIntoViewIfNeeded();
+      expect(await footer.getByText(line, { exact: true }).isVisible()).toBe(true);
+    }
+    expect(consoleErrors).toEqual([]);
+    await close();
+  });
+});
+
+describe('the build', () => {
   it('loads the page code only after the first paint (no preload competing with the stylesheet)', async () => {
     const html = await (await fetch(`${e2e.site.baseUrl}/`)).text();
     expect(html).not.toContain('rel="modulepreload"');
@@ -234,7 +265,7 @@ describe('the build', () => {
   it('keeps admin code out of every public page', () => {
     const adminChunks = readdirSync(path.join(BUILD, 'assets')).filter((file) => /^admin-/.test(file));
     expect(adminChunks.length).toBeGreaterThan(0);
-    for (const file of htmlFiles(BUILD)) {
+    for (const file of prerenderedPages(BUILD)) {
       const html = readFileSync(file, 'utf8');
       for (const chunk of adminChunks) expect(html, file).not.toContain(chunk);
     }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { Response } from 'express';
+import type { Express, Response } from 'express';
 import { FAVICON_HREF } from '@guida/shared/favicon';
+import { providerIdentityLines, UNCONFIGURED_PROVIDER, type ProviderIdentity } from '@guida/shared/provider-identity';
 
 /**
  * Small server-rendered Italian pages (guide link errors, no-JavaScript form errors, the
@@ -22,6 +23,8 @@ const STYLE = [
   'ul{padding-left:1.25rem}',
   `button{font:inherit;font-weight:600;color:#fff;background:${BRAND};border:0;border-radius:8px;padding:.75rem 1.25rem;cursor:pointer}`,
   `a:focus-visible,button:focus-visible{outline:2px solid ${BRAND};outline-offset:2px}`,
+  'footer{max-width:36rem;margin:0 auto 2rem;padding:0 1.5rem;text-align:center;font-size:.75rem;color:oklch(44.6% .043 257.281)}',
+  'footer p{margin:.25rem 0}',
 ].join('');
 
 export const HTML_PAGE_STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
@@ -38,7 +41,13 @@ export interface HtmlPage {
   link: { href: string; label: string };
 }
 
+/** The provider these pages name in their footer (d.lgs. 70/2003 art. 7), set once by createApp. */
+export function namePageProvider(app: Express, provider: ProviderIdentity) {
+  app.locals.pageProvider = provider;
+}
+
 export function sendHtmlPage(res: Response, status: number, page: HtmlPage) {
+  const provider = providerIdentityLines((res.app.locals.pageProvider as ProviderIdentity | undefined) ?? UNCONFIGURED_PROVIDER);
   const list = page.list?.length
     ? `<ul>${page.list.map((item) => `<li>${escapeHtml(item)}</li>`).join('')}</ul>`
     : '';
@@ -64,6 +73,7 @@ ${list}
 ${form}
 <p><a href="${escapeHtml(page.link.href)}">${escapeHtml(page.link.label)}</a></p>
 </main>
+<footer>${provider.map((line) => `<p>${escapeHtml(line)}</p>`).join('')}</footer>
 </body>
 </html>`;
   res.status(status).type('html').set('Cache-Control', 'no-store').send(html);

@@ -1,6 +1,10 @@
 import { Link } from 'react-router';
+import { providerIdentityLines } from '@guida/shared/provider-identity';
 import { CookiePreferencesLink } from '../features/consent';
 
+const [PROVIDER, REGISTRATION] = providerIdentityLines(__PROVIDER_IDENTITY__);
+
+/** Links to the legal pages, and who provides the service (d.lgs. 70/2003 art. 7), on every public page. */
 export function SiteFooter() {
   return (
     <footer className="mt-16 bg-slate-900 text-sm text-slate-300">
@@ -23,9 +27,11 @@ export function SiteFooter() {
           <CookiePreferencesLink />
         </nav>
       </div>
-      <p className="border-t border-slate-800 py-4 text-center text-xs text-slate-400">
-        © {new Date().getFullYear()} Guida Finanza · Contenuti educativi, nessuna promessa di guadagno.
-      </p>
+      <div className="border-t border-slate-800 px-4 py-4 text-center text-xs text-slate-400">
+        <p>{PROVIDER}</p>
+        <p>{REGISTRATION}</p>
+        <p className="mt-2">© {new Date().getFullYear()} Guida Finanza · Contenuti educativi, nessuna promessa di guadagno.</p>
+      </div>
     </footer>
   );
 }
