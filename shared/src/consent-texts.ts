@@ -33,5 +33,7 @@ export const RECORDED_CONSENT_TEXT_HASHES: Record<ConsentPurpose, Record<string,
   },
   cookies: {
     '1.0': 'f83f0aa5bc25d57c4d05d06566a4fde2268960a41e383a4d8a715bb9f1f006fb',
+    // The banner says what its × does (Garante 2021).
+    '1.1': '4ee7d9bce529bcbffb327e7fd498e91988997a8f3b6046bb293e887243947a12',
   },
 };

@@ -20,4 +20,4 @@ export const COOKIE_CONSENT_VALIDITY_DAYS = 183;
  * Version of the cookie banner and panel texts, stored with every choice with the texts'
  * SHA-256; change it whenever cookieTexts (messages.ts) changes (consent-texts.test.ts).
  */
-export const COOKIE_CONSENT_VERSION = '1.0';
+export const COOKIE_CONSENT_VERSION = '1.1';
