@@ -17,6 +17,13 @@ const theSmsOf = ({ sender }: SmsCopy, noun = "L'SMS") => (sender ? `${noun} di 
 const blockedSenders = ({ sender }: SmsCopy) =>
   sender ? `, dove potrebbe comparire "${sender}"` : '';
 
+/**
+ * What a visitor who asked again within a day gets (decision 029: one SMS per phone and 24
+ * hours), told to every visitor alike: the page reveals nothing about a number.
+ */
+const REPEAT_WITHIN_A_DAY =
+  'Se con questo numero avevi già chiesto la guida nelle ultime 24 ore, non ti inviamo un secondo SMS: il link valido è quello del primo messaggio.';
+
 export const thankYouItaly = (sms: SmsCopy): ThankYouContent => ({
   title: 'Richiesta ricevuta: la guida arriva via SMS',
   description:
@@ -44,6 +51,7 @@ export const thankYouItaly = (sms: SmsCopy): ThankYouContent => ({
       'Attendi fino a 2 minuti: a volte la consegna richiede qualche istante in più.',
       `Verifica che il telefono non abbia spostato o bloccato il messaggio: controlla i filtri per gli SMS da mittenti sconosciuti e l'elenco dei mittenti bloccati${blockedSenders(sms)}.`,
       "Se l'SMS non può essere consegnato, ti inviamo automaticamente il link all'indirizzo email che hai indicato nel modulo: controlla anche la cartella spam.",
+      REPEAT_WITHIN_A_DAY,
       'Se non ricevi nulla, puoi fare una nuova richiesta dopo 24 ore.',
       'Per richieste sulla privacy e sui tuoi dati personali consulta la pagina "I tuoi diritti (GDPR)", all\'indirizzo /gdpr.',
     ],
@@ -77,6 +85,7 @@ export const thankYouSwitzerland = (sms: SmsCopy): ThankYouContent => ({
       'Attendi fino a 2 minuti: a volte la consegna richiede qualche istante in più.',
       `Verifica che il telefono non abbia spostato o bloccato il messaggio: controlla i filtri per gli SMS da mittenti sconosciuti e l'elenco dei mittenti bloccati${blockedSenders(sms)}.`,
       "Se l'SMS non può essere consegnato, ti inviamo automaticamente il link all'indirizzo email che hai indicato nel modulo: controlla anche la cartella spam.",
+      REPEAT_WITHIN_A_DAY,
       'Se non ricevi nulla, puoi fare una nuova richiesta dopo 24 ore.',
       'Per richieste sulla privacy e sui tuoi dati personali consulta la pagina "I tuoi diritti (GDPR)", all\'indirizzo /gdpr.',
     ],
@@ -111,6 +120,7 @@ export const thankYouNeutral = (sms: SmsCopy): ThankYouContent => ({
       'Attendi fino a 2 minuti: a volte la consegna richiede qualche istante in più.',
       `Controlla i filtri per gli SMS e l'elenco dei mittenti bloccati del telefono: il messaggio potrebbe essere stato fermato lì${sms.sender ? `, con il nome "${sms.sender}"` : ''}.`,
       "Se l'SMS non può essere consegnato, ti inviamo automaticamente il link all'indirizzo email indicato nel modulo: guarda anche nello spam.",
+      REPEAT_WITHIN_A_DAY,
       'Se ancora non hai ricevuto nulla, puoi ripetere la richiesta dopo 24 ore.',
       'Per richieste sulla privacy e sui tuoi dati personali consulta la pagina "I tuoi diritti (GDPR)", all\'indirizzo /gdpr.',
     ],
