@@ -8,7 +8,7 @@ import type { ArticleSection, PageMeta } from './types';
  * day as "Ultimo aggiornamento": the date follows the text.
  */
 export const PRIVACY_NOTICE_VERSIONS: readonly { effective: `${number}-${number}-${number}`; fingerprint: string }[] = [
-  { effective: '2026-11-27', fingerprint: 'f454f1efa30c0bcc' },
+  { effective: '2026-11-27', fingerprint: '95246340a28d49a1' },
 ];
 
 /** The values of the configuration the notice states. */
@@ -124,6 +124,7 @@ export function privacyPolicy(
         `Link di download della guida: scade dopo ${days(retention.linkDays)} dall'invio e da quel momento non permette più di scaricare il file.`,
         `Scelta sui cookie: resta valida per 6 mesi; trascorso questo periodo ti chiediamo di nuovo le tue preferenze. La registrazione della scelta, che ci serve a dimostrarla, è conservata per ${retention.analyticsMonths} mesi.`,
         'Se revochi il consenso alle comunicazioni promozionali o eserciti il diritto di cancellazione, interrompiamo i relativi trattamenti senza attendere le scadenze indicate, salvo i dati che dobbiamo conservare per obbligo di legge o per dimostrare il consenso.',
+        'Elenco di chi ha revocato il consenso alle comunicazioni promozionali: per rispettare la tua scelta anche dopo la cancellazione dei tuoi dati conserviamo, senza limiti di tempo, soltanto un’impronta cifrata (non invertibile senza una chiave segreta) del tuo indirizzo email e del tuo numero di telefono, con la data della revoca: non conserviamo l’indirizzo né il numero.',
       ],
     },
     {
@@ -151,7 +152,8 @@ export function privacyPolicy(
     {
       heading: 'Come esercitare i tuoi diritti',
       paragraphs: [
-        `Puoi inviare la tua richiesta con il modulo della pagina /gdpr oppure scrivendo a ${controller.email}. Indica l'indirizzo email con cui hai richiesto la guida e il diritto che vuoi esercitare.`,
+        'Puoi revocare in qualsiasi momento il consenso alle comunicazioni informative e promozionali con un clic sul link presente in ogni email che ti inviamo (o con il pulsante «Annulla iscrizione» del tuo programma di posta), senza accedere ad alcun account; la revoca vale per l’indirizzo email e il numero di telefono della richiesta e non pregiudica la liceità del trattamento precedente.',
+        `Per gli altri diritti puoi inviare la tua richiesta con il modulo della pagina /gdpr oppure scrivere a ${controller.email}. Indica l'indirizzo email con cui hai richiesto la guida e il diritto che vuoi esercitare.`,
         "Per proteggere i tuoi dati da richieste fatte da altri a tuo nome, prima di procedere ti inviamo un link di conferma all'indirizzo email indicato: trattiamo la richiesta solo dopo che l'hai confermata.",
         "Ti rispondiamo entro un mese dal ricevimento della richiesta. Se la richiesta è particolarmente complessa o se ne riceviamo molte, il termine può essere prorogato di altri due mesi: in questo caso te lo comunichiamo entro il primo mese, spiegandoti il motivo (art. 12.3 GDPR). L'esercizio dei diritti è gratuito.",
       ],
