@@ -1,5 +1,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RECORDED_CONSENT_TEXT_HASHES } from '@guida/shared/consent-texts';
+import { COOKIE_CONSENT_VERSION } from '@guida/shared/cookie-consent-rules';
 import { gdprAdminMessages, gdprMessages } from '@guida/shared/gdpr-messages';
 import { adminMessages, validationMessages } from '@guida/shared/messages';
 import { dataRequestListSchema } from '@guida/shared/schemas/admin';
@@ -266,8 +268,12 @@ describe('consent proof', () => {
       .send({ sessionId: 'sessione-prova-123456', analytics: true, marketing: false, preferences: true });
     expect(response.status).toBe(201);
     const row = await api.db('cookie_consents').where({ session_id: 'sessione-prova-123456' }).first();
-    expect(row).toMatchObject({ analytics: true, consent_version: '1.0', user_agent: 'vitest-browser' });
-    expect(row.consent_text_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(row).toMatchObject({
+      analytics: true,
+      consent_version: COOKIE_CONSENT_VERSION,
+      consent_text_hash: RECORDED_CONSENT_TEXT_HASHES.cookies[COOKIE_CONSENT_VERSION],
+      user_agent: 'vitest-browser',
+    });
     expect(row.ip_address).toMatch(/\.0$|::$/);
     await expect(api.db('cookie_consents').where({ id: row.id }).update({ analytics: false })).rejects.toThrow(/append-only/);
   });
