@@ -30,8 +30,8 @@ async function readers(site: Site, path: string, others: number) {
   await visitFrom(site, '2001:db8::1', '/privacy');
 }
 
-/** A guide sent by SMS `minutesAgo` to a phone of `country`, and downloaded. */
-async function delivery(site: Site, country: 'IT' | 'CH', minutesAgo: number) {
+/** A guide sent by SMS `minutesAgo` to a phone of `country`, and downloaded; `status` as the provider reported it. */
+async function delivery(site: Site, country: 'IT' | 'CH', minutesAgo: number, status: 'delivered' | 'sent' = 'delivered') {
   const sentAt = site.db.raw(`now() - make_interval(mins => ${minutesAgo})`);
   const [lead] = await site.db('ebook_requests')
     .insert({
@@ -43,7 +43,7 @@ async function delivery(site: Site, country: 'IT' | 'CH', minutesAgo: number) {
       country,
     })
     .returning('id');
-  await site.db('sms_messages').insert({ lead_id: lead.id, status: 'delivered', sent_at: sentAt });
+  await site.db('sms_messages').insert({ lead_id: lead.id, status, sent_at: sentAt });
   await site.db('guide_downloads').insert({ lead_id: lead.id });
 }
 
@@ -78,6 +78,38 @@ describe('social proof', () => {
       await close();
     });
   }, 60_000);
+
+  it.each([PHONE, DESKTOP])('tells each delivery once per page view, "ha ricevuto" only when delivered, "In tempo reale" only within the hour (%o)', async (viewport) => {
+    await withLiveSite({}, async (site) => {
+      await readers(site, '/', 3);
+      await delivery(site, 'CH', 5);
+      // Handed to the provider 90 minutes ago, never reported delivered.
+      await delivery(site, 'IT', 90, 'sent');
+      const { page, consoleErrors, close } = await openPage(e2e.browser, { viewport });
+      await page.clock.install();
+      await gotoInteractive(page, `${site.baseUrl}/`);
+      // The live figures are in (the popup's cycle has started) before the clock moves.
+      await page.getByRole('complementary', { name: 'Attività sul sito' }).waitFor();
+      const popup = page.getByRole('complementary', { name: 'Attività recente' });
+      const shown: string[] = [];
+      // Three minutes of the popup's life, a second at a time: what it shows, each time it shows.
+      for (let second = 0; second < 180; second += 1) {
+        await page.clock.runFor(1000);
+        const text = (await popup.count()) ? await popup.textContent() : null;
+        if (text && text !== shown.at(-1)) shown.push(text);
+        if (!text && shown.at(-1) !== '') shown.push('');
+      }
+      const notices = shown.filter(Boolean);
+      expect(notices).toHaveLength(2);
+      expect(notices[0]).toContain('Un visitatore dalla Svizzera ha ricevuto la guida · 5 minuti fa');
+      expect(notices[0]).toContain('In tempo reale');
+      expect(notices[1]).toContain('Guida inviata a un visitatore in Italia · 2 ore fa');
+      expect(notices[1]).not.toContain('ha ricevuto');
+      expect(notices[1]).not.toContain('In tempo reale');
+      expect(consoleErrors).toEqual([]);
+      await close();
+    });
+  }, 120_000);
 
   it.each([PHONE, DESKTOP])('shows the widgets on Swiss topic and city pages, the Swiss popup telling of Swiss deliveries only (%o)', async (viewport) => {
     await withLiveSite({}, async (site) => {

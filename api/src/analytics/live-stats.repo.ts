@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { SMS_HANDED_OVER } from '@guida/shared/deliveries/delivery-statuses';
+import { SMS_DELIVERED, SMS_HANDED_OVER } from '@guida/shared/deliveries/delivery-statuses';
 
 export interface LiveFigures {
   requests_last_2h: number;
@@ -16,7 +16,10 @@ export async function liveFigures(db: Knex): Promise<LiveFigures> {
   return result.rows[0]!;
 }
 
-/** The latest guide SMS of the last day: when, and to which country. No names, no numbers. */
+/**
+ * The latest guide SMS of the last day: when, to which country, and whether the phone
+ * reported it delivered (the others were only handed to the provider). No names, no numbers.
+ */
 export function recentDeliveries(db: Knex, limit: number) {
   return db('sms_messages as s')
     .join('ebook_requests as l', 'l.id', 's.lead_id')
@@ -24,5 +27,9 @@ export function recentDeliveries(db: Knex, limit: number) {
     .where('s.sent_at', '>', db.raw("now() - interval '24 hours'"))
     .orderBy('s.sent_at', 'desc')
     .limit(limit)
-    .select<{ sent_at: Date; country: 'IT' | 'CH' }[]>('s.sent_at', 'l.country');
+    .select<{ sent_at: Date; country: 'IT' | 'CH'; delivered: boolean }[]>(
+      's.sent_at',
+      'l.country',
+      db.raw('s.status = ? AS delivered', [SMS_DELIVERED]),
+    );
 }

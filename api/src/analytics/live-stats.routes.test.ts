@@ -64,9 +64,16 @@ describe('GET /api/live-stats', () => {
       placesTotal: 100,
       placesRemaining: 96,
     });
-    // Only sent or delivered SMS, newest first, with time and country and nothing else.
-    expect(response.body.recentDeliveries.map((delivery: { country: string }) => delivery.country)).toEqual(['CH', 'IT', 'IT']);
-    expect(Object.keys(response.body.recentDeliveries[0]).sort()).toEqual(['at', 'country']);
+    // Only sent or delivered SMS, newest first, with time, country and whether the phone
+    // reported it delivered, and nothing else.
+    expect(
+      response.body.recentDeliveries.map((delivery: { country: string; delivered: boolean }) => [delivery.country, delivery.delivered]),
+    ).toEqual([
+      ['CH', false],
+      ['IT', true],
+      ['IT', false],
+    ]);
+    expect(Object.keys(response.body.recentDeliveries[0]).sort()).toEqual(['at', 'country', 'delivered']);
   });
 
   it('cannot be inflated: one request with 50 invented sessions, or one client with many, is one visitor', async () => {

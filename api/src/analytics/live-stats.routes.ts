@@ -57,7 +57,7 @@ export function liveStatsRouter(deps: ApiDeps) {
       readersOfPage: shown(online.readersOfPage),
       guideRequestsLast2h: figures.requests_last_2h,
       downloadsLast2h: figures.downloads_last_2h,
-      recentDeliveries: deliveries.map((row) => ({ at: row.sent_at.toISOString(), country: row.country })),
+      recentDeliveries: deliveries.map((row) => ({ at: row.sent_at.toISOString(), country: row.country, delivered: row.delivered })),
       placesRemaining: placesTotal === null ? null : Math.max(0, placesTotal - placesTaken),
       placesTotal,
     };

@@ -107,6 +107,9 @@ export const ON_ITS_WAY: readonly (SmsStatus & DeliveryStatus)[] = [...UNSENT, .
 /** SMS the provider took: they count as guides sent (live figures, time to SMS). */
 export const SMS_HANDED_OVER: readonly SmsStatus[] = ['sent', 'delivered'];
 
+/** The phone reported the SMS received (the provider's status callback). */
+export const SMS_DELIVERED: SmsStatus = 'delivered';
+
 /** Statuses after which the guide link goes by email instead. */
 export const SMS_FAILED_STATUSES: readonly SmsStatus[] = ['undelivered', 'failed'];
 

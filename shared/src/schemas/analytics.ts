@@ -159,7 +159,8 @@ export const liveStatsSchema = z.object({
   readersOfPage: z.number().int().min(0),
   guideRequestsLast2h: z.number().int().min(0),
   downloadsLast2h: z.number().int().min(0),
-  recentDeliveries: z.array(z.object({ at: z.string(), country: z.enum(['IT', 'CH']) })),
+  /** SMS of the last day; `delivered`: the phone reported it, else only handed to the provider. */
+  recentDeliveries: z.array(z.object({ at: z.string(), country: z.enum(['IT', 'CH']), delivered: z.boolean() })),
   /** null when no free-places cap is configured. */
   placesRemaining: z.number().int().min(0).nullable(),
   placesTotal: z.number().int().min(0).nullable(),

@@ -9,29 +9,50 @@ describe('recent-activity popup timing', () => {
     vi.useRealTimers();
   });
 
-  it('shows first after 10 s for 5 s, then again after the gap, cycling through the entries', () => {
+  /** A cycle over `entries` that shows each once, as the popup does; its log of what it did. */
+  function cycleOver(entries: string[]) {
     const log: string[] = [];
+    const seen = new Set<string>();
     const cycle = startActivityCycle({
-      count: 2,
-      show: (index) => log.push(`show ${index} at ${Date.now()}`),
+      nextEntry: () => entries.find((entry) => !seen.has(entry)),
+      show: (entry) => {
+        seen.add(entry);
+        log.push(`show ${entry} at ${Date.now()}`);
+      },
       hide: () => log.push(`hide at ${Date.now()}`),
       random: () => 0.5,
     });
+    return { log, cycle };
+  }
+
+  it('shows first after 10 s for 5 s, then the next entry after the gap, each entry once', () => {
+    const entries = ['a', 'b'];
+    const { log, cycle } = cycleOver(entries);
     const start = Date.now();
     const gap = MIN_GAP_MS + (MAX_GAP_MS - MIN_GAP_MS) / 2;
     vi.advanceTimersByTime(FIRST_DELAY_MS - 1);
     expect(log).toEqual([]);
-    vi.advanceTimersByTime(1 + VISIBLE_MS + gap + VISIBLE_MS + gap + 1);
+    vi.advanceTimersByTime(1 + 10 * (VISIBLE_MS + gap));
     expect(log).toEqual([
-      `show 0 at ${start + FIRST_DELAY_MS}`,
+      `show a at ${start + FIRST_DELAY_MS}`,
       `hide at ${start + FIRST_DELAY_MS + VISIBLE_MS}`,
-      `show 1 at ${start + FIRST_DELAY_MS + VISIBLE_MS + gap}`,
+      `show b at ${start + FIRST_DELAY_MS + VISIBLE_MS + gap}`,
       `hide at ${start + FIRST_DELAY_MS + 2 * VISIBLE_MS + gap}`,
-      `show 0 at ${start + FIRST_DELAY_MS + 2 * VISIBLE_MS + 2 * gap}`,
     ]);
+    // A delivery that arrives later is shown at the next turn, once.
+    entries.unshift('c');
+    vi.advanceTimersByTime(MAX_GAP_MS + VISIBLE_MS);
+    expect(log.filter((line) => line.startsWith('show c'))).toHaveLength(1);
+    vi.advanceTimersByTime(10 * MAX_GAP_MS);
+    expect(log.filter((line) => line.startsWith('show'))).toHaveLength(3);
+    cycle.stop();
+  });
+
+  it('stops when stopped', () => {
+    const { log, cycle } = cycleOver(['a']);
     cycle.stop();
     vi.advanceTimersByTime(10 * MAX_GAP_MS);
-    expect(log).toHaveLength(5);
+    expect(log).toEqual([]);
   });
 
   it('keeps gaps between 25 and 45 s', () => {
@@ -45,9 +66,8 @@ describe('recent-activity popup timing', () => {
   });
 
   it('shows nothing when there is nothing true to show', () => {
-    const show = vi.fn();
-    startActivityCycle({ count: 0, show, hide: vi.fn() });
+    const { log } = cycleOver([]);
     vi.advanceTimersByTime(5 * 60_000);
-    expect(show).not.toHaveBeenCalled();
+    expect(log).toEqual([]);
   });
 });

@@ -4,6 +4,11 @@ import { useOverlayHeight } from '../../lib/overlay-height';
 import type { LiveStats } from '@guida/shared/schemas/analytics';
 import { startActivityCycle } from './activity-cycle';
 
+type Delivery = LiveStats['recentDeliveries'][number];
+
+/** Entries older than this are news, not "In tempo reale". */
+const REAL_TIME_MS = 60 * 60_000;
+
 function minutesAgo(at: string, now: number) {
   const minutes = Math.max(0, Math.round((now - Date.parse(at)) / 60_000));
   if (minutes < 1) return 'proprio ora';
@@ -13,40 +18,51 @@ function minutesAgo(at: string, now: number) {
 }
 
 const FROM = { IT: "dall'Italia", CH: 'dalla Svizzera' } as const;
+const TO = { IT: "in Italia", CH: 'in Svizzera' } as const;
+const keyOf = (delivery: Delivery) => `${delivery.at}|${delivery.country}`;
 
 /**
- * Real recent SMS deliveries, anonymised: when and to which country, nothing else. With
- * `isSwiss`, Swiss deliveries only. Nothing to show, nothing shown.
+ * Real recent SMS deliveries, anonymised: when and to which country, nothing else, each
+ * once per page view. "Ha ricevuto" only for an SMS the phone reported delivered, "In tempo
+ * reale" only under an hour old. With `isSwiss`, Swiss deliveries only. Nothing to show,
+ * nothing shown.
  */
 export function ActivityPopup({ deliveries, isSwiss = false }: { deliveries: LiveStats['recentDeliveries']; isSwiss?: boolean }) {
   const entries = isSwiss ? deliveries.filter((delivery) => delivery.country === 'CH') : deliveries;
-  // Which entry is shown, and since when (its "minutes ago" is computed then).
-  const [shown, setShown] = useState<{ index: number; at: number } | null>(null);
+  // The cycle reads the latest entries when it is time to show one.
+  const latest = useRef(entries);
+  latest.current = entries;
+  // The delivery shown, and when (its "minutes ago" is computed then).
+  const [shown, setShown] = useState<{ delivery: Delivery; at: number } | null>(null);
   const [closed, setClosed] = useState(false);
-  const count = entries.length;
 
   useEffect(() => {
-    if (closed || count === 0) return;
+    if (closed) return;
+    const seen = new Set<string>();
     const cycle = startActivityCycle({
-      count,
-      show: (index) => setShown({ index, at: Date.now() }),
+      // Newest unseen first (the list comes newest first).
+      nextEntry: () => latest.current.find((delivery) => !seen.has(keyOf(delivery))),
+      show: (delivery) => {
+        seen.add(keyOf(delivery));
+        setShown({ delivery, at: Date.now() });
+      },
       hide: () => setShown(null),
     });
     return () => cycle.stop();
-  }, [count, closed]);
+  }, [closed]);
 
-  const entry = shown === null || closed ? undefined : entries[shown.index];
-  if (!entry || !shown) return null;
-  return <Notice country={entry.country} ago={minutesAgo(entry.at, shown.at)} onClose={() => setClosed(true)} />;
+  if (!shown || closed) return null;
+  return <Notice delivery={shown.delivery} shownAt={shown.at} onClose={() => setClosed(true)} />;
 }
 
 /**
  * On phones a card fixed at the bottom, above the cookie banner (whose space the page
  * keeps free for the form); from the md breakpoint the top of the widget column.
  */
-function Notice({ country, ago, onClose }: { country: keyof typeof FROM; ago: string; onClose: () => void }) {
+function Notice({ delivery, shownAt, onClose }: { delivery: Delivery; shownAt: number; onClose: () => void }) {
   const notice = useRef<HTMLElement>(null);
   useOverlayHeight(notice, 'activityPopup');
+  const ago = minutesAgo(delivery.at, shownAt);
   return (
     <aside
       ref={notice}
@@ -58,12 +74,16 @@ function Notice({ country, ago, onClose }: { country: keyof typeof FROM; ago: st
         <CloseButton label="Chiudi le notifiche di attività" onClick={onClose} />
       </div>
       <p className="mt-1 text-sm text-slate-700">
-        Un visitatore {FROM[country]} ha ricevuto la guida · {ago}
+        {delivery.delivered
+          ? `Un visitatore ${FROM[delivery.country]} ha ricevuto la guida · ${ago}`
+          : `Guida inviata a un visitatore ${TO[delivery.country]} · ${ago}`}
       </p>
-      <p className="mt-2 inline-flex items-center gap-1 rounded-full bg-emerald-50 px-2 py-0.5 text-xs font-semibold text-emerald-800">
-        <span aria-hidden="true" className="h-2 w-2 rounded-full bg-emerald-600" />
-        In tempo reale
-      </p>
+      {shownAt - Date.parse(delivery.at) < REAL_TIME_MS ? (
+        <p className="mt-2 inline-flex items-center gap-1 rounded-full bg-emerald-50 px-2 py-0.5 text-xs font-semibold text-emerald-800">
+          <span aria-hidden="true" className="h-2 w-2 rounded-full bg-emerald-600" />
+          In tempo reale
+        </p>
+      ) : null}
     </aside>
   );
 }
