@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { CloseButton } from '../../components/ui/close-button';
 import { useOverlayHeight } from '../../lib/overlay-height';
 import type { LiveStats } from '@guida/shared/schemas/analytics';
@@ -29,9 +29,9 @@ const keyOf = (delivery: Delivery) => `${delivery.at}|${delivery.country}`;
  */
 export function ActivityPopup({ deliveries, isSwiss = false }: { deliveries: LiveStats['recentDeliveries']; isSwiss?: boolean }) {
   const entries = isSwiss ? deliveries.filter((delivery) => delivery.country === 'CH') : deliveries;
-  // The cycle reads the latest entries when it is time to show one.
-  const latest = useRef(entries);
-  latest.current = entries;
+  // The cycle reads the latest entries when it is time to show one: newest unseen first
+  // (the list comes newest first).
+  const nextEntry = useEffectEvent((seen: Set<string>) => entries.find((delivery) => !seen.has(keyOf(delivery))));
   // The delivery shown, and when (its "minutes ago" is computed then).
   const [shown, setShown] = useState<{ delivery: Delivery; at: number } | null>(null);
   const [closed, setClosed] = useState(false);
@@ -40,8 +40,7 @@ export function ActivityPopup({ deliveries, isSwiss = false }: { deliveries: Liv
     if (closed) return;
     const seen = new Set<string>();
     const cycle = startActivityCycle({
-      // Newest unseen first (the list comes newest first).
-      nextEntry: () => latest.current.find((delivery) => !seen.has(keyOf(delivery))),
+      nextEntry: () => nextEntry(seen),
       show: (delivery) => {
         seen.add(keyOf(delivery));
         setShown({ delivery, at: Date.now() });
