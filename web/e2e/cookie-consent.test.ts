@@ -242,5 +242,6 @@ describe('Google Analytics', () => {
     } finally {
       await gaSite.stop();
     }
-  });
+    // A site of its own (an API process started for it), like the other tests that start one.
+  }, 60_000);
 });

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import guideSource from '../../../guides/content/general.md?raw';
 import { LandingPage } from '../layouts/landing-page';
 import { InWidgetSlot } from '../components/widget-slot';
@@ -149,7 +149,9 @@ export default function TradingOld({ loaderData }: Route.ComponentProps) {
       </LandingPage>
       <AfterHydrationIdle>
         <InWidgetSlot>
-          <OfferBox landingPath={landingPath} />
+          <Suspense fallback={null}>
+            <OfferBox landingPath={landingPath} />
+          </Suspense>
         </InWidgetSlot>
       </AfterHydrationIdle>
       <SocialProof path={landingPath} />

@@ -1,34 +1,21 @@
-import { InWidgetSlot } from '../../components/widget-slot';
+import { lazy, Suspense } from 'react';
 import { AfterHydrationIdle } from '../../lib/after-hydration';
-import { ActivityPopup } from './activity-popup';
-import { useLiveStats } from './use-live-stats';
-import { VisitorBox, type PageType } from './visitor-box';
+import type { LiveWidgetsProps } from './live-widgets';
 
-interface SocialProofProps {
-  path: string;
-  pageType?: PageType;
-  isSwiss?: boolean;
-}
+// Nothing of the widgets is in the prerendered page and they start once the page is idle:
+// their code loads then, off the first load.
+const LiveWidgets = lazy(() => import('./live-widgets'));
 
 /**
  * The widgets of a page with the guide form, fed by the real live figures of that page,
  * once the page is idle; they live in the widget slot under the form.
  */
-export function SocialProof(props: SocialProofProps) {
+export function SocialProof(props: LiveWidgetsProps) {
   return (
     <AfterHydrationIdle>
-      <LiveWidgets {...props} />
+      <Suspense fallback={null}>
+        <LiveWidgets {...props} />
+      </Suspense>
     </AfterHydrationIdle>
-  );
-}
-
-function LiveWidgets({ path, pageType, isSwiss }: SocialProofProps) {
-  const { data: stats } = useLiveStats(path);
-  if (!stats) return null;
-  return (
-    <InWidgetSlot>
-      <VisitorBox stats={stats} {...(pageType ? { pageType } : {})} />
-      <ActivityPopup deliveries={stats.recentDeliveries} {...(isSwiss ? { isSwiss } : {})} />
-    </InWidgetSlot>
   );
 }
