@@ -23,6 +23,7 @@ import * as funnelByCampaignAndVariant from './20261129090000_funnel_by_campaign
 import * as directSourceInFunnelRollup from './20261130090000_direct_source_in_funnel_rollup';
 import * as offerPlaces from './20261201130000_offer_places';
 import * as marketingWithdrawalAndSuppression from './20261201140000_marketing_withdrawal_and_suppression';
+import * as leadAdConsent from './20261202090000_lead_ad_consent';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -50,6 +51,7 @@ const migrations: Record<string, Migration> = {
   '20261130090000_direct_source_in_funnel_rollup': directSourceInFunnelRollup,
   '20261201130000_offer_places': offerPlaces,
   '20261201140000_marketing_withdrawal_and_suppression': marketingWithdrawalAndSuppression,
+  '20261202090000_lead_ad_consent': leadAdConsent,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

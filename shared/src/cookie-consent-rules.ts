@@ -21,3 +21,11 @@ export const COOKIE_CONSENT_VALIDITY_DAYS = 183;
  * SHA-256; change it whenever cookieTexts (messages.ts) changes (consent-texts.test.ts).
  */
 export const COOKIE_CONSENT_VERSION = '1.1';
+
+/**
+ * Google Consent Mode v2's states, as each lead records `ad_user_data` and
+ * `ad_personalization`: both follow the marketing cookie choice in force when the lead
+ * was sent, 'denied' without one (decision 049).
+ */
+export const AD_CONSENT_STATES = ['granted', 'denied'] as const;
+export type AdConsentState = (typeof AD_CONSENT_STATES)[number];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TOUCH_FIELDS, type TouchField } from '../attribution-rules';
+import { AD_CONSENT_STATES } from '../cookie-consent-rules';
 import { EBOOK_TYPES } from '../lead-rules';
 import { SMS_STATUSES } from '../deliveries/delivery-statuses';
 import { GDPR_REQUEST_STATUSES } from '../gdpr-rules';
@@ -120,6 +121,12 @@ export const leadDetailSchema = z.object({
   lead: leadSummarySchema.extend(leadConsentSchema.shape).extend({
     /** When the marketing consent of this request was withdrawn (or marketing refused); null if not. */
     marketingConsentWithdrawnAt: z.string().nullable(),
+    /**
+     * The ad consent when the lead was sent (Google Consent Mode v2, decision 049): granted
+     * only with a marketing cookie consent recorded for the visitor.
+     */
+    adUserData: z.enum(AD_CONSENT_STATES),
+    adPersonalization: z.enum(AD_CONSENT_STATES),
   }),
   /** The lead's entry on the suppression list: which of its contacts, since when, how. */
   suppression: z

@@ -48,6 +48,12 @@ export function crmPayload(
       repeatOf: lead.repeat_of,
       /** The hero variant shown on a page under an A/B experiment (decision 041); null elsewhere. */
       heroVariant: lead.hero_variant,
+      /**
+       * Google Consent Mode v2's ad consent when the lead was sent (decision 049): 'granted'
+       * only with a marketing cookie consent recorded for the visitor, else 'denied'.
+       */
+      adUserData: lead.ad_user_data,
+      adPersonalization: lead.ad_personalization,
     },
   };
 }

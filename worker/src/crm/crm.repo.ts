@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { AdConsentState } from '@guida/shared/cookie-consent-rules';
 
 export interface LeadRow {
   id: number;
@@ -21,6 +22,8 @@ export interface LeadRow {
   created_at: Date;
   repeat_of: number | null;
   hero_variant: string | null;
+  ad_user_data: AdConsentState;
+  ad_personalization: AdConsentState;
 }
 
 export function loadLead(db: Knex, leadId: number) {

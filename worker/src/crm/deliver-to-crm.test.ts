@@ -99,12 +99,18 @@ describe('crm queue', () => {
         consentVersion: '1.0',
         repeatOf: null,
         heroVariant: null,
+        // No marketing cookie consent recorded when it was sent (decision 049).
+        adUserData: 'denied',
+        adPersonalization: 'denied',
       },
     });
   });
 
-  it('sends the first and last touch of the visit and the hero variant seen, as fields added to the lead', async () => {
+  it('sends the first and last touch of the visit, the hero variant seen and the ad consent, as fields added to the lead', async () => {
     const lead = await insertLead(worker.db, {
+      // Click ids are stored only with the ad consent granted (decision 049).
+      ad_user_data: 'granted',
+      ad_personalization: 'granted',
       landing_path: '/trading-automatico',
       hero_variant: 'c',
       utm_source: 'google',
@@ -134,6 +140,8 @@ describe('crm queue', () => {
       firstTouch: { ...emptyTouch(), utmSource: 'facebook', fbclid: 'IwAR0crm' },
       landingPath: '/trading-automatico',
       heroVariant: 'c',
+      adUserData: 'granted',
+      adPersonalization: 'granted',
     });
   });
 

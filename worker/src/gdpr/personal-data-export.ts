@@ -55,6 +55,8 @@ export async function collectPersonalData(
       'created_at',
       'repeat_of',
       'marketing_consent_withdrawn_at',
+      'ad_user_data',
+      'ad_personalization',
     );
   const leadIds = leads.map((lead) => lead.id as number);
   const hash = emailHash(address);

@@ -7,6 +7,7 @@ import {
   TOUCH_COLUMNS,
   touchOfRow,
 } from '@guida/shared/attribution-rules';
+import type { AdConsentState } from '@guida/shared/cookie-consent-rules';
 import type { LeadDetail, LeadFilters, LeadOrder, LeadSummary } from '@guida/shared/schemas/admin';
 import { campaignSourceFilter, isDirectSource, isDirectSourceSql } from '@guida/shared/server/campaign-source-sql';
 import { suppressionsOf, type LeadSuppression } from '@guida/shared/server/marketing-suppression';
@@ -161,6 +162,8 @@ export interface ExportRow extends SummaryRow {
   marketing_consent_version: string | null;
   marketing_consent_withdrawn_at: Date | null;
   consent_version: string;
+  ad_user_data: AdConsentState;
+  ad_personalization: AdConsentState;
   /** The lead's suppression (decision 048), computed for each page. */
   marketing_suppressed_at: Date | null;
 }
@@ -177,6 +180,8 @@ export function exportPages(db: Knex, suppressionHashSecret: string, filters: Le
         'l.marketing_consent_version',
         'l.marketing_consent_withdrawn_at',
         'l.consent_version',
+        'l.ad_user_data',
+        'l.ad_personalization',
       ])
       .orderBy('l.id', 'desc')
       .limit(pageSize);
@@ -207,6 +212,8 @@ export async function findLeadDetail(db: Knex, suppressionHashSecret: string, id
           ip_address: string | null;
           user_agent: string | null;
           repeat_of: number | null;
+          ad_user_data: AdConsentState;
+          ad_personalization: AdConsentState;
         })
       | undefined
     >([
@@ -220,6 +227,8 @@ export async function findLeadDetail(db: Knex, suppressionHashSecret: string, id
       'l.ip_address',
       'l.user_agent',
       'l.repeat_of',
+      'l.ad_user_data',
+      'l.ad_personalization',
     ]);
   if (!lead) return null;
 
@@ -246,6 +255,8 @@ export async function findLeadDetail(db: Knex, suppressionHashSecret: string, id
       consentTimestamp: iso(lead.consent_timestamp),
       ipAddress: lead.ip_address,
       userAgent: lead.user_agent,
+      adUserData: lead.ad_user_data,
+      adPersonalization: lead.ad_personalization,
     },
     suppression: suppression
       ? { suppressedAt: suppression.suppressedAt.toISOString(), kinds: suppression.kinds, source: suppression.source }

@@ -39,6 +39,9 @@ beforeAll(async () => {
     first_utm_source: 'newsletter',
     first_utm_medium: 'email',
     first_referrer_host: 'mail.example.it',
+    // Click ids come only with the ad consent granted (decision 049).
+    ad_user_data: 'granted',
+    ad_personalization: 'granted',
   });
   bruno = await insertLead(api.db, {
     nome: 'Bruno',
@@ -52,6 +55,8 @@ beforeAll(async () => {
     utm_source: 'facebook',
     utm_content: 'video-b',
     first_fbclid: 'IwAR0bruno',
+    ad_user_data: 'granted',
+    ad_personalization: 'granted',
     marketing_consent: true,
     marketing_consent_version: '1.0',
   });
@@ -187,6 +192,11 @@ describe('GET /api/admin/leads/:id', () => {
     });
     const refused = await admin.agent.get(`/api/admin/leads/${anna.leadId}`);
     expect(refused.body.lead).toMatchObject({ gdprConsent: true, marketingConsent: false, marketingConsentVersion: null });
+    // The ad consent recorded when each was sent (decision 049): Carla's visitor accepted no marketing cookie.
+    expect(response.body.lead).toMatchObject({ adUserData: 'granted', adPersonalization: 'granted' });
+    const denied = await admin.agent.get(`/api/admin/leads/${carla.leadId}`);
+    expect(denied.body.lead).toMatchObject({ adUserData: 'denied', adPersonalization: 'denied' });
+    expect(() => leadDetailSchema.parse(denied.body)).not.toThrow();
     expect(response.body.sms).toMatchObject({ status: 'failed', errorCode: '30003' });
     expect(response.body.sms.timeline.map((event: { status: string }) => event.status)).toEqual(['retrying', 'failed']);
     expect(response.body.sms.timeline[1]).toEqual({
@@ -238,19 +248,19 @@ describe('GET /api/admin/leads/export.csv', () => {
       'id;data (ora di Roma);nome;cognome;email;telefono;paese;guida;fonte;pagina;utm_source;utm_medium;utm_campaign;consenso_privacy;consenso_marketing;versione_consenso;versione_consenso_marketing;stato_sms;stato_crm;' +
         'utm_term;utm_content;gclid;gbraid;wbraid;fbclid;msclkid;ttclid;referrer_host;' +
         'first_utm_source;first_utm_medium;first_utm_campaign;first_utm_term;first_utm_content;first_gclid;first_gbraid;first_wbraid;first_fbclid;first_msclkid;first_ttclid;first_referrer_host;' +
-        'variante_hero;consenso_marketing_revocato_il;marketing_soppresso_dal',
+        'variante_hero;consenso_marketing_revocato_il;marketing_soppresso_dal;ad_user_data;ad_personalization',
     );
     expect(lines).toHaveLength(5);
     expect(lines[4]).toBe('');
     // Carla's row: formulas get a leading apostrophe; quotes and separators are quoted.
     expect(lines[1]).toBe(
       // Times in Italian time: 00:30 on the 6th, not 23:30 UTC on the 5th.
-      `${carla.leadId};2026-11-06 00:30:00;"'=HYPERLINK(""http://x.example"",""clic"")";"'+Rossi; ""la"" terza";'@carla@example.it;'+393479998877;IT;general;direct;/trading-old;;;;sì;no;1.0;;pending;pending${';'.repeat(24)}`,
+      `${carla.leadId};2026-11-06 00:30:00;"'=HYPERLINK(""http://x.example"",""clic"")";"'+Rossi; ""la"" terza";'@carla@example.it;'+393479998877;IT;general;direct;/trading-old;;;;sì;no;1.0;;pending;pending${';'.repeat(24)};denied;denied`,
     );
-    expect(lines[2]).toMatch(new RegExp(`^${bruno.leadId};.*;bruno@example\\.ch;.*;sì;sì;1\\.0;1\\.0;failed;pending;;video-b;;;;;;;;;;;;;;;;IwAR0bruno;;;;;;$`));
+    expect(lines[2]).toMatch(new RegExp(`^${bruno.leadId};.*;bruno@example\\.ch;.*;sì;sì;1\\.0;1\\.0;failed;pending;;video-b;;;;;;;;;;;;;;;;IwAR0bruno;;;;;;;granted;granted$`));
     expect(lines[3]).toContain(`${anna.leadId};2026-11-02 09:00:00;Anna;Verdi;anna.verdi@example.it;'+393471112233;IT`);
     expect(lines[3]).toMatch(
-      /;delivered;delivered;guida risparmio;;Cj0KCQiA-anna;;;;;;www\.google\.com;newsletter;email;;;;;;;;;;mail\.example\.it;b;;$/,
+      /;delivered;delivered;guida risparmio;;Cj0KCQiA-anna;;;;;;www\.google\.com;newsletter;email;;;;;;;;;;mail\.example\.it;b;;;granted;granted$/,
     );
 
     const filtered = await admin.agent.get('/api/admin/leads/export.csv').query({ country: 'CH' });

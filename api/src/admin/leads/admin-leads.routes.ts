@@ -47,6 +47,9 @@ const CSV_HEADER = [
   'variante_hero',
   'consenso_marketing_revocato_il',
   'marketing_soppresso_dal',
+  // Google Consent Mode v2's names and values, as the ad platforms' uploads take them (decision 049).
+  'ad_user_data',
+  'ad_personalization',
 ];
 
 /** The names of the filters an export used, in a stable order. */
@@ -107,6 +110,8 @@ export function adminLeadsRouter(deps: ApiDeps) {
       row.hero_variant,
       operatorDateTime(row.marketing_consent_withdrawn_at),
       operatorDateTime(row.marketing_suppressed_at),
+      row.ad_user_data,
+      row.ad_personalization,
     ]);
     await pipeline(csv, res).catch((error: unknown) => {
       // Headers are gone: the broken download is all the admin can see; the log says why.

@@ -2,7 +2,17 @@ import { useId, type ReactNode } from 'react';
 import { TOUCH_FIELDS, type Touch } from '@guida/shared/attribution-rules';
 import type { LeadDetail } from '@guida/shared/schemas/admin';
 import { SideSheet } from '../../../components/ui/side-sheet';
-import { EMPTY_VALUE, TOUCH_LABELS, countryLabel, formatDateTime, formatNumber, guideLabel, variantLabel, yesNo } from '../ui/admin-format';
+import {
+  EMPTY_VALUE,
+  TOUCH_LABELS,
+  adConsentLabel,
+  countryLabel,
+  formatDateTime,
+  formatNumber,
+  guideLabel,
+  variantLabel,
+  yesNo,
+} from '../ui/admin-format';
 import { DataTable, Facts, FOCUS_RING, StatusBadge } from '../ui/admin-ui';
 import { ConfirmAction } from '../ui/confirm-action';
 import { ErrorNotice, Loading } from '../ui/query-state';
@@ -121,6 +131,21 @@ function LeadDetailBody({ id }: { id: number }) {
             ['IP (troncato)', lead.ipAddress ?? EMPTY_VALUE],
             ['Browser', lead.userAgent ?? EMPTY_VALUE],
             ['Consenso marketing revocato il', formatDateTime(lead.marketingConsentWithdrawnAt)],
+          ]}
+        />
+      </DetailSection>
+
+      <DetailSection title="Consenso pubblicitario all’invio (Google Consent Mode)">
+        <p className="mb-2 text-sm text-slate-700">
+          Concesso solo se, al momento della richiesta, risultava registrato il consenso del visitatore ai cookie di
+          marketing.
+        </p>
+        {/* Long terms: each over its value on a phone. */}
+        <Facts
+          columns="grid-cols-1 sm:grid-cols-[max-content_1fr]"
+          items={[
+            ['Dati utente per la pubblicità (ad_user_data)', adConsentLabel(lead.adUserData)],
+            ['Personalizzazione degli annunci (ad_personalization)', adConsentLabel(lead.adPersonalization)],
           ]}
         />
       </DetailSection>

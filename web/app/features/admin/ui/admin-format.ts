@@ -1,5 +1,6 @@
 import { DIRECT_SOURCE, OPERATOR_TIME_ZONE } from '@guida/shared/analytics-rules';
 import type { DeliveryStatus, SmsStatus } from '@guida/shared/deliveries/delivery-statuses';
+import type { AdConsentState } from '@guida/shared/cookie-consent-rules';
 import type { EbookType } from '@guida/shared/lead-rules';
 import { TOUCH_COLUMNS, type Touch, type TouchField } from '@guida/shared/attribution-rules';
 import { experimentOfPath } from '@guida/shared/experiments';
@@ -142,6 +143,9 @@ export function smsErrorLabel(code: string | null) {
 }
 
 export const yesNo = (value: boolean) => (value ? 'Sì' : 'No');
+
+/** A Consent Mode v2 state in Italian, with Google's value beside it (decision 049). */
+export const adConsentLabel = (state: AdConsentState) => (state === 'granted' ? 'Concesso (granted)' : 'Negato (denied)');
 
 /** A touch's fields by the names operators use in their ads' URLs. */
 export const TOUCH_LABELS: Record<TouchField, string> = { ...TOUCH_COLUMNS, referrerHost: 'Sito di provenienza' };
