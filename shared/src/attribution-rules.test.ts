@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emptyTouch, isTouch, referrerHostOf, touchOfLanding } from './attribution-rules';
+import { emptyTouch, isTouch, referrerHostOf, touchOfLanding, withoutClickIds } from './attribution-rules';
 
 describe('touchOfLanding', () => {
   it('reads every UTM parameter, click id and the referring host of a landing', () => {
@@ -47,5 +47,19 @@ describe('referrerHostOf', () => {
     expect(referrerHostOf('https://www.guidafinanza.example/', 'guidafinanza.example:443')).toBeNull();
     expect(referrerHostOf('http://[::1]:3000/', 'guidafinanza.example')).toBeNull();
     expect(referrerHostOf('not a url', 'guidafinanza.example')).toBeNull();
+  });
+});
+
+describe('withoutClickIds', () => {
+  it('empties every click id and keeps the campaign and the referring host (decision 049)', () => {
+    const touch = touchOfLanding(
+      '?utm_source=google&utm_campaign=inverno&gclid=Cj0&gbraid=0A&wbraid=Cj&fbclid=IwAR0&msclkid=3f&ttclid=E.C',
+      'https://www.google.com/',
+      'guidafinanza.example',
+    );
+    expect(withoutClickIds(touch)).toEqual({ ...emptyTouch(), utmSource: 'google', utmCampaign: 'inverno', referrerHost: 'www.google.com' });
+    expect(touch.gclid).toBe('Cj0');
+    const none = { ...emptyTouch(), utmSource: 'google' };
+    expect(withoutClickIds(none)).toBe(none);
   });
 });

@@ -81,6 +81,17 @@ export const emptyTouch = (): Touch =>
 export const pickTouch = (record: Partial<Record<TouchField, string | null>>): Touch =>
   Object.fromEntries(TOUCH_FIELDS.map((field) => [field, record[field] ?? null])) as Touch;
 
+/**
+ * The touch without its click ids: what may be kept of it without a marketing cookie
+ * consent (decision 049). The same object when it has none.
+ */
+export function withoutClickIds(touch: Touch): Touch {
+  if (!CLICK_ID_FIELDS.some((field) => touch[field] !== null)) return touch;
+  const kept = { ...touch };
+  for (const field of CLICK_ID_FIELDS) kept[field] = null;
+  return kept;
+}
+
 /** Whether the touch says anything (a campaign, a click id or another site). */
 export const isTouch = (touch: Touch) => TOUCH_FIELDS.some((field) => touch[field] !== null);
 

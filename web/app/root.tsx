@@ -6,7 +6,7 @@ import type { Route } from './+types/root';
 import { Spinner } from './components/ui/spinner';
 import { useToasts } from './components/ui/toast-store';
 import { CookieBanner, CookieConsentProvider, CookieSettingsPanel, useCookieConsent } from './features/consent';
-import { recordLanding, usePageTracking } from './features/tracking';
+import { ClickIdsByConsent, recordLanding, usePageTracking } from './features/tracking';
 import { createQueryClient } from './lib/query-client';
 import { isAdminPage } from './page-paths';
 import './app.css';
@@ -84,7 +84,12 @@ export default function App() {
       <CookieConsentProvider externalAnalytics={!inAdmin}>
         <NavigationSpinner />
         <Outlet />
-        {inAdmin ? null : <CookieBanner />}
+        {inAdmin ? null : (
+          <>
+            <CookieBanner />
+            <ClickIdsByConsent />
+          </>
+        )}
         <OnDemand />
       </CookieConsentProvider>
     </QueryClientProvider>

@@ -61,12 +61,15 @@ describe('campaign attribution, from the ad to the CSV', () => {
     await land(page, '/educazione-investimenti?utm_source=facebook&utm_medium=paid-social&fbclid=IwAR0-prima', 'https://l.facebook.com/');
     await page.getByRole('region', { name: cookieTexts.bannerTitle }).getByRole('button', { name: cookieTexts.acceptAll }).click();
     await expect.poll(() => requested.filter((url) => url.includes('googletagmanager')).length).toBe(1);
-    // Then, in the same tab, a Google ad with a campaign: the last touch.
+    // Then, in the same tab, a Google ad with a campaign: the last touch. Its click id is sent
+    // once the page has read the visitor's choice (decision 049).
+    const choiceRead = page.waitForResponse((response) => response.url().includes('/api/cookie-consent/'));
     await land(
       page,
       '/?utm_source=google&utm_medium=cpc&utm_campaign=autunno&utm_term=guida%20finanza&utm_content=annuncio-b&gclid=Cj0KCQ-ultimo',
       'https://www.google.com/',
     );
+    await choiceRead;
     const form = await fillLeadForm(page, { nome: 'Elena', cognome: 'Marchetti', email: 'elena.marchetti@example.it', telefono: '347 700 1234' });
     await privacyCheckbox(form).check();
     await form.getByRole('button', { name: /guida/i }).click();
@@ -96,6 +99,9 @@ describe('campaign attribution, from the ad to the CSV', () => {
       first_fbclid: 'IwAR0-prima',
       first_gclid: null,
       first_referrer_host: 'l.facebook.com',
+      // Marketing cookies accepted: the click ids are kept, and the ad consent granted (decision 049).
+      ad_user_data: 'granted',
+      ad_personalization: 'granted',
     });
 
     // The funnel's landing carries the campaign of the visit too (never a click id).
@@ -136,6 +142,7 @@ describe('campaign attribution, from the ad to the CSV', () => {
     expect(details).toContain('Cj0KCQ-ultimo');
     expect(details).toContain('IwAR0-prima');
     expect(details).toContain('l.facebook.com');
+    expect(details).toContain('Dati utente per la pubblicità (ad_user_data)Concesso (granted)');
     expect(await axeViolations(page)).toEqual([]);
     await page.keyboard.press('Escape');
 
@@ -170,6 +177,7 @@ describe('campaign attribution, from the ad to the CSV', () => {
       'www.google.com',
     ]);
     expect([cell('first_utm_source'), cell('first_fbclid'), cell('first_referrer_host')]).toEqual(['facebook', 'IwAR0-prima', 'l.facebook.com']);
+    expect([cell('ad_user_data'), cell('ad_personalization')]).toEqual(['granted', 'granted']);
 
     // The CRM queue calls the skipped delivery skipped.
     await page.getByRole('tab', { name: 'Code' }).click();

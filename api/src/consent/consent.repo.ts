@@ -18,6 +18,19 @@ export function latestCookieChoice(db: Knex, sessionId: string) {
 }
 
 /**
+ * SQL for whether the latest still-valid choice (latestCookieChoice's rule) of the session id
+ * that `sessionIdSql` gives accepts marketing: true or false, null for an id without one.
+ * For a statement that reads it in place: the lead's insert (decision 049).
+ */
+export const marketingChoiceSql = (sessionIdSql: string) => `(
+  SELECT c.marketing FROM cookie_consents c
+  WHERE c.session_id = ${sessionIdSql}
+    AND c.consent_timestamp > now() - make_interval(days => ${COOKIE_CONSENT_VALIDITY_DAYS})
+  ORDER BY c.consent_timestamp DESC, c.id DESC
+  LIMIT 1
+)`;
+
+/**
  * Append-only (a trigger refuses changes to a stored choice): every choice is a new row
  * with the version and hash of the texts shown, and the history is the proof.
  */

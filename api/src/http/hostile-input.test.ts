@@ -162,6 +162,8 @@ const VALID_BODIES: Record<string, (random: Random) => Record<string, unknown>> 
     gclid: 'abc',
     fbclid: 'def',
     landingPath: '/trading-svizzera',
+    // A choice nobody recorded: the insert looks it up and keeps no click id (decision 049).
+    cookieConsentSessionId: session(random),
   }),
   gdpr: (random) => ({
     email: `anna.${random.int(1e9)}@example.it`,

@@ -6,7 +6,7 @@ import { isDatabaseUnavailable } from '../http/database-errors';
 import { placeKeyOf } from '../offer';
 import { TEST_SESSION_SECRET, uniqueItalianMobile, validLead } from '../testing/test-api';
 import { createLeadInserter, NoPlaceLeftError } from './lead-inserter';
-import type { NewLead } from './leads.repo';
+import { insertLeads, type NewLead } from './leads.repo';
 
 const placeKey = placeKeyOf(TEST_SESSION_SECRET);
 
@@ -85,6 +85,33 @@ describe('lead inserter (batched inserts)', () => {
     // two statements (a batch of 100, then the 20 left).
     const statementTimes = await db('ebook_requests').whereIn('id', ids).countDistinct({ n: 'created_at' }).first();
     expect(Number(statementTimes?.n)).toBe(2);
+  });
+
+  it('keeps the click ids of each lead of a batch by that lead’s own recorded cookie choice (decision 049)', async () => {
+    const db = database.db;
+    const [accepted, refused] = ['Accepted_0123456789abcdef', 'Refused_0123456789abcdefgh'];
+    await db('cookie_consents').insert([
+      { session_id: accepted, marketing: true },
+      { session_id: refused, marketing: false },
+    ]);
+    const withClickIds = (cookieConsentSessionId?: string) =>
+      newLead({ gclid: 'Cj0KCQ-batch', firstTouch: { fbclid: 'IwAR0batch' }, cookieConsentSessionId });
+    const leads = [withClickIds(accepted), withClickIds(), withClickIds(refused), withClickIds(accepted)];
+
+    const results = await insertLeads(db, leads, { startsAt: null, placesTotal: null });
+
+    const stored = await Promise.all(
+      results.map((result) => db('ebook_requests').where({ id: result!.leadId }).first('gclid', 'first_fbclid', 'ad_user_data', 'ad_personalization')),
+    );
+    expect(stored).toEqual([
+      { gclid: 'Cj0KCQ-batch', first_fbclid: 'IwAR0batch', ad_user_data: 'granted', ad_personalization: 'granted' },
+      { gclid: null, first_fbclid: null, ad_user_data: 'denied', ad_personalization: 'denied' },
+      { gclid: null, first_fbclid: null, ad_user_data: 'denied', ad_personalization: 'denied' },
+      { gclid: 'Cj0KCQ-batch', first_fbclid: 'IwAR0batch', ad_user_data: 'granted', ad_personalization: 'granted' },
+    ]);
+    // One statement: the four leads share its transaction's time.
+    const times = await db('ebook_requests').whereIn('id', results.map((result) => result!.leadId)).countDistinct({ n: 'created_at' }).first();
+    expect(Number(times?.n)).toBe(1);
   });
 
   it('stores every submission of one phone, the repeats linked to the first and without an SMS', async () => {

@@ -1,13 +1,29 @@
 import type { Knex } from 'knex';
-import { ATTRIBUTION_COLUMNS, FIRST_TOUCH_PREFIX, pickTouch, touchColumns } from '@guida/shared/attribution-rules';
+import {
+  ATTRIBUTION_COLUMNS,
+  CLICK_ID_FIELDS,
+  FIRST_TOUCH_PREFIX,
+  pickTouch,
+  TOUCH_COLUMNS,
+  touchColumns,
+} from '@guida/shared/attribution-rules';
 import type { EbookRequest } from '@guida/shared/schemas/lead';
 import { preparedStatement } from '@guida/shared/server/prepared-statement';
+import { marketingChoiceSql } from '../consent';
 import { lockOfferAndReadPlaces } from '../offer';
 
 /** The lead's attribution columns (last touch, then first touch), sent as one jsonb per lead. */
 function attributionOf(request: EbookRequest) {
   return { ...touchColumns(pickTouch(request)), ...touchColumns(request.firstTouch, FIRST_TOUCH_PREFIX) };
 }
+
+const CLICK_ID_COLUMNS = new Set(
+  CLICK_ID_FIELDS.flatMap((field) => [TOUCH_COLUMNS[field], `${FIRST_TOUCH_PREFIX}${TOUCH_COLUMNS[field]}`]),
+);
+/** Each attribution column's value in the insert: a click id only with the ad consent granted. */
+const attributionValues = ATTRIBUTION_COLUMNS.map((column) =>
+  CLICK_ID_COLUMNS.has(column) ? `CASE WHEN i.ad_granted THEN i.attribution->>'${column}' END` : `i.attribution->>'${column}'`,
+).join(', ');
 
 export interface NewLead {
   request: EbookRequest;
@@ -62,6 +78,13 @@ export interface InsertLeadResult {
  * and a place taken before the start is taken again (a new offer). The place's row keeps
  * only the phone's keyed hash and when it was taken, so it outlives the lead's erasure.
  *
+ * Ad data only with consent (decision 049): the statement reads, for each lead, the latest
+ * valid cookie choice recorded under the session id the browser sent (none for a form sent
+ * without JavaScript). Only when that choice accepts marketing does the lead keep its click
+ * ids, and record `ad_user_data` and `ad_personalization` as 'granted'; otherwise every click
+ * id of both touches is left out (the UTM fields and the referring host stay) and both are
+ * 'denied'. The browser's word alone grants nothing.
+ *
  * A marketing consent is recorded only when given, under its own text version:
  * gdpr_consents holds consents given, with the hash of the address (what stays findable
  * once the address is erased).
@@ -77,17 +100,18 @@ const insertLeadsStatement = preparedStatement<{
   'insert-leads',
   `
 WITH input AS (
-  SELECT i.*, nextval(pg_get_serial_sequence('ebook_requests', 'id'))::int AS lead_id
+  SELECT i.*, nextval(pg_get_serial_sequence('ebook_requests', 'id'))::int AS lead_id,
+    coalesce(${marketingChoiceSql('i.cookie_consent_session_id')}, false) AS ad_granted
   FROM unnest(
     :telefono::text[], :nome::text[], :cognome::text[], :email::text[], :ebookType::text[],
     :source::text[], :attribution::jsonb[],
     :marketingConsent::boolean[], :ipAddress::text[], :userAgent::text[], :consentVersion::text[],
     :country::text[], :landingPath::text[], :privacyConsentHash::text[],
     :marketingConsentVersion::text[], :marketingConsentHash::text[], :downloadTokenTtlDays::int[],
-    :heroVariant::text[], :placeKey::bytea[]
+    :heroVariant::text[], :placeKey::bytea[], :cookieConsentSessionId::text[]
   ) AS i(telefono, nome, cognome, email, ebook_type, source, attribution, marketing_consent, ip_address, user_agent, consent_version, country,
     landing_path, privacy_consent_hash, marketing_consent_version, marketing_consent_hash,
-    ttl_days, hero_variant, place_key)
+    ttl_days, hero_variant, place_key, cookie_consent_session_id)
 ),
 place AS (
   INSERT INTO offer_places AS p (phone_key, taken_at)
@@ -108,13 +132,14 @@ lead AS (
     id, nome, cognome, email, telefono, ebook_type, source, ${ATTRIBUTION_COLUMNS.join(', ')},
     gdpr_consent, marketing_consent, marketing_consent_version,
     consent_timestamp, ip_address, user_agent, consent_version, country, landing_path,
-    repeat_of, hero_variant
+    repeat_of, hero_variant, ad_user_data, ad_personalization
   )
   SELECT i.lead_id, i.nome, i.cognome, i.email, i.telefono, i.ebook_type, i.source,
-    ${ATTRIBUTION_COLUMNS.map((column) => `i.attribution->>'${column}'`).join(', ')}, true, i.marketing_consent,
+    ${attributionValues}, true, i.marketing_consent,
     CASE WHEN i.marketing_consent THEN i.marketing_consent_version END, now(),
     i.ip_address, i.user_agent, i.consent_version, i.country, i.landing_path,
-    NULLIF(claim.window_lead_id, i.lead_id), i.hero_variant
+    NULLIF(claim.window_lead_id, i.lead_id), i.hero_variant,
+    CASE WHEN i.ad_granted THEN 'granted' ELSE 'denied' END, CASE WHEN i.ad_granted THEN 'granted' ELSE 'denied' END
   FROM input i JOIN claim USING (telefono)
   RETURNING id, telefono, email, repeat_of,
     encode(sha256(convert_to(lower(email), 'UTF8')), 'hex') AS email_hash
@@ -173,6 +198,7 @@ async function storeLeads(db: Knex, leads: NewLead[], offerStartsAt: Date | null
     downloadTokenTtlDays: column((lead) => lead.downloadTokenTtlDays),
     heroVariant: column((lead) => lead.request.heroVariant),
     placeKey: column((lead) => lead.placeKey),
+    cookieConsentSessionId: column((lead) => lead.request.cookieConsentSessionId),
     offerStartsAt: offerStartsAt,
   });
   const byPhone = new Map(rows.map((row) => [row.telefono, row]));

@@ -2,15 +2,25 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { MARKETING_CONSENT_VERSION, PRIVACY_CONSENT_VERSION } from '@guida/shared/lead-rules';
-import { apiMessages, marketingConsentText, privacyConsentText, validationMessages } from '@guida/shared/messages';
+import { analyticsMessages, apiMessages, marketingConsentText, privacyConsentText, validationMessages } from '@guida/shared/messages';
 import { freePort } from '@guida/testing/free-port';
 import { createTestApi, uniqueItalianMobile, validLead, type TestApi } from '../testing/test-api';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const post = (api: TestApi, body: unknown) =>
   request(api.app).post('/api/ebook-request').set('Content-Type', 'application/json').send(JSON.stringify(body));
+/** A fresh id of the spec's generator's shape (21+ URL-safe characters). */
+const newSessionId = () => randomBytes(18).toString('base64url');
+/** Records a cookie choice as the banner does, and answers its session id. */
+async function cookieChoice(api: TestApi, marketing: boolean, sessionId = newSessionId()) {
+  const response = await request(api.app)
+    .post('/api/cookie-consent')
+    .send({ sessionId, essential: true, analytics: false, marketing, preferences: false });
+  expect(response.status).toBe(201);
+  return sessionId;
+}
 
 describe('POST /api/ebook-request', () => {
   let api: TestApi;
@@ -325,7 +335,7 @@ describe('POST /api/ebook-request', () => {
     });
   });
 
-  it('takes the campaign of a plain form post from its page (the Referer), not of a JSON post', async () => {
+  it('takes the campaign of a plain form post from its page (the Referer), not of a JSON post, without its click id', async () => {
     const referer =
       'http://127.0.0.1/educazione-investimenti?utm_source=partner&utm_campaign=inverno&utm_content=%3Cb%3E&gclid=Cj0KCQ-form';
     const form = await request(api.app)
@@ -336,15 +346,18 @@ describe('POST /api/ebook-request', () => {
       .send({ nome: 'Ada', cognome: 'Riva', email: 'ada@example.it', telefono: uniqueItalianMobile(), gdprConsent: 'on' });
     expect(form.status).toBe(303);
     const formLead = await api.db('ebook_requests').orderBy('id', 'desc').first();
-    // A value of the page's address that breaks its rule is left out; the lead is kept.
+    // A value of the page's address that breaks its rule is left out; the lead is kept. Its
+    // visitor made no cookie choice (the banner needs JavaScript): no click id (decision 049).
     expect(formLead).toMatchObject({
       landing_path: '/educazione-investimenti',
       utm_source: 'partner',
       utm_campaign: 'inverno',
       utm_content: null,
-      gclid: 'Cj0KCQ-form',
+      gclid: null,
       first_utm_source: 'partner',
-      first_gclid: 'Cj0KCQ-form',
+      first_gclid: null,
+      ad_user_data: 'denied',
+      ad_personalization: 'denied',
     });
     // An unticked checkbox is not sent at all: no marketing consent.
     expect(formLead).toMatchObject({ marketing_consent: false, marketing_consent_version: null });
@@ -358,8 +371,11 @@ describe('POST /api/ebook-request', () => {
   });
 
   it('stores the first and last touch of the visit, and refuses hostile campaign values in Italian', async () => {
+    // Click ids are kept with a marketing cookie consent recorded for the visitor (decision 049).
+    const cookieConsentSessionId = await cookieChoice(api, true);
     const response = await post(api, {
       ...validLead({ telefono: uniqueItalianMobile() }),
+      cookieConsentSessionId,
       utmSource: 'google',
       utmMedium: 'cpc',
       utmCampaign: 'Autunno – 2026',
@@ -393,6 +409,8 @@ describe('POST /api/ebook-request', () => {
       first_fbclid: 'IwAR0first',
       first_gclid: null,
       first_referrer_host: 'l.facebook.com',
+      ad_user_data: 'granted',
+      ad_personalization: 'granted',
     });
 
     const before = await api.db('ebook_requests').count({ count: '*' }).first();
@@ -444,6 +462,113 @@ describe('POST /api/ebook-request', () => {
     expect(response.text).toContain(validationMessages.nome);
     expect(response.text).toContain('È necessario accettare il trattamento dei dati personali per procedere');
     expect(response.text).toContain('href="/educazione-investimenti"');
+  });
+});
+
+describe('ad data only with consent (decision 049)', () => {
+  let api: TestApi;
+  beforeAll(async () => {
+    // Many leads from one loopback address.
+    api = await createTestApi({ LEAD_RATE_LIMIT_PER_IP: '10000' });
+  });
+  afterAll(async () => {
+    await api.close();
+  });
+  const clickIds = { gclid: 'Cj0KCQ-last', gbraid: '0AAAAAo', wbraid: 'CjkKCQ', fbclid: 'IwAR0last', msclkid: '3f2a9c', ttclid: 'E.C.P.xyz' };
+  const firstClickIds = { gclid: 'Cj0KCQ-first', fbclid: 'IwAR0first', ttclid: 'E.C.P.first' };
+  const NO_CLICK_ID = Object.fromEntries(
+    Object.keys(clickIds).flatMap((column) => [
+      [column, null],
+      [`first_${column}`, null],
+    ]),
+  );
+  const DENIED = { ad_user_data: 'denied', ad_personalization: 'denied' };
+  /** A lead as the page's script sends it, with click ids in both touches. */
+  const sendLead = async (extra: Record<string, unknown> = {}) => {
+    const response = await post(api, {
+      ...validLead({ utmSource: 'google', utmMedium: 'cpc', utmCampaign: 'inverno' }),
+      ...clickIds,
+      referrerHost: 'www.google.com',
+      firstTouch: { utmSource: 'facebook', referrerHost: 'l.facebook.com', ...firstClickIds },
+      ...extra,
+    });
+    expect(response.status, JSON.stringify(response.body)).toBe(201);
+    return api.db('ebook_requests').where({ id: response.body.id }).first();
+  };
+
+  it('keeps no click id of a lead without a recorded cookie choice, but its campaign and referrer, and records the ad consent denied', async () => {
+    const lead = await sendLead();
+    expect(lead).toMatchObject({
+      ...NO_CLICK_ID,
+      ...DENIED,
+      utm_source: 'google',
+      utm_medium: 'cpc',
+      utm_campaign: 'inverno',
+      referrer_host: 'www.google.com',
+      first_utm_source: 'facebook',
+      first_referrer_host: 'l.facebook.com',
+    });
+  });
+
+  it('keeps every click id of both touches, and records the ad consent granted, with a marketing choice recorded for the visitor', async () => {
+    const lead = await sendLead({ cookieConsentSessionId: await cookieChoice(api, true) });
+    expect(lead).toMatchObject({
+      ...clickIds,
+      first_gclid: 'Cj0KCQ-first',
+      first_fbclid: 'IwAR0first',
+      first_ttclid: 'E.C.P.first',
+      utm_source: 'google',
+      ad_user_data: 'granted',
+      ad_personalization: 'granted',
+    });
+  });
+
+  it('believes the server’s record, not the browser: a refusal, a withdrawal, an unknown or an expired id keep no click id', async () => {
+    const refused = await cookieChoice(api, false);
+    // Accepted, then withdrawn from the banner's settings: the latest choice counts.
+    const withdrawn = await cookieChoice(api, false, await cookieChoice(api, true));
+    // A well-formed id nobody recorded: what a forged one is, unless its sender records it.
+    const unknown = newSessionId();
+    // Accepted seven months ago: a choice holds six months (Garante 2021).
+    const expired = newSessionId();
+    await api.db('cookie_consents').insert({
+      session_id: expired,
+      marketing: true,
+      consent_timestamp: api.db.raw("now() - interval '7 months'"),
+    });
+    for (const [name, cookieConsentSessionId] of Object.entries({ refused, withdrawn, unknown, expired })) {
+      expect(await sendLead({ cookieConsentSessionId }), name).toMatchObject({ ...NO_CLICK_ID, ...DENIED, utm_source: 'google' });
+    }
+  });
+
+  it('refuses a malformed cookie session id in Italian and stores nothing', async () => {
+    const before = await api.db('ebook_requests').count({ n: '*' }).first();
+    for (const cookieConsentSessionId of ['corto', 'V1StGXR8 Z5jdHi6B-myT', "' OR true --x-x-x-x-x-x", 42, { marketing: true }]) {
+      const response = await post(api, { ...validLead(), ...clickIds, cookieConsentSessionId });
+      expect(response.status, JSON.stringify(cookieConsentSessionId)).toBe(400);
+      expect(response.body.errors).toEqual({ cookieConsentSessionId: analyticsMessages.sessionId });
+    }
+    expect(await api.db('ebook_requests').count({ n: '*' }).first()).toEqual(before);
+  });
+
+  it('keeps no click id of a form sent without JavaScript, even one naming an accepted choice', async () => {
+    const telefono = uniqueItalianMobile();
+    const response = await request(api.app)
+      .post('/api/ebook-request')
+      .type('form')
+      .set('Host', '127.0.0.1')
+      .set('Referer', 'http://127.0.0.1/?utm_source=google&gclid=Cj0KCQ-nojs&fbclid=IwAR0nojs')
+      .send({
+        nome: 'Ada',
+        cognome: 'Riva',
+        email: 'ada@example.it',
+        telefono,
+        gdprConsent: 'on',
+        gclid: 'Cj0KCQ-field',
+        cookieConsentSessionId: await cookieChoice(api, true),
+      });
+    expect(response.status).toBe(303);
+    expect(await api.db('ebook_requests').where({ telefono }).first()).toMatchObject({ ...NO_CLICK_ID, ...DENIED, utm_source: 'google' });
   });
 });
 

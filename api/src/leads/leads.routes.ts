@@ -21,9 +21,13 @@ const LEAD_BODY_LIMIT = '16kb';
 const FORM_BOOLEAN_FIELDS = ['gdprConsent', 'marketingConsent'] as const;
 const CHECKED = new Set(['on', 'true', '1', 'yes']);
 
-/** A plain HTML form sends checkboxes as "on" (or not at all) and everything as text. */
+/**
+ * A plain HTML form sends checkboxes as "on" (or not at all) and everything as text. It
+ * names no cookie choice: the banner needs JavaScript, so its visitor made none, and the
+ * lead keeps no click id (decision 049).
+ */
 function fromFormFields(fields: Record<string, unknown>) {
-  const normalised: Record<string, unknown> = { ...fields };
+  const { cookieConsentSessionId: _none, ...normalised } = fields;
   for (const name of FORM_BOOLEAN_FIELDS) {
     normalised[name] = typeof fields[name] === 'string' && CHECKED.has(fields[name]);
   }
@@ -42,6 +46,7 @@ function withPageAndCampaign(body: Record<string, unknown>, req: Request, formPo
   if (!formPost) return { ...body, landingPath };
   // The page's address comes from the visitor's browser, not from what they typed: values
   // that break a rule are left out (as the page's script would) instead of refusing the lead.
+  // Its click ids go no further than the insert, which keeps none without a cookie choice.
   const fromPage = referer ? touchOfLanding(referer.search, null, referer.host) : null;
   const campaign = Object.fromEntries(TOUCH_FIELDS.map((field) => [field, body[field] ?? fromPage?.[field] ?? undefined]));
   return { ...body, landingPath, ...campaign };

@@ -6,6 +6,7 @@ import { parseMobileNumber } from '../phone/mobile-number';
 import { safeText } from '../text-rules';
 import { touchSchema, touchShape } from './attribution';
 import { checkHeroVariant, heroVariantField } from './hero-variant';
+import { sessionIdSchema } from './session-id';
 
 const personName = (message: string) =>
   safeText(message)
@@ -78,6 +79,12 @@ export const ebookRequestSchema = leadFormSchema
       .transform((value) => (value && value.startsWith('/') ? value : null)),
     /** The hero variant shown, when the page is under an A/B experiment (decision 041). */
     heroVariant: heroVariantField,
+    /**
+     * The session id of the visitor's cookie choice (POST /api/cookie-consent), when one was
+     * made: the API keeps the click ids, and records the ad consent as granted, only when its
+     * own latest record for this id accepts marketing (decision 049).
+     */
+    cookieConsentSessionId: sessionIdSchema.nullish().transform((value) => value ?? null),
   })
   .superRefine(checkHeroVariant((request) => request.landingPath))
   .transform(({ telefono, marketingConsent, firstTouch, ...rest }) => {

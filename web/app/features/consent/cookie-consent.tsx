@@ -26,6 +26,8 @@ type Status = 'checking' | 'banner' | 'decided';
 interface CookieConsentState {
   status: Status;
   flags: CookieFlags;
+  /** The id the choice is recorded under on the server, once decided: the lead form sends it (decision 049). */
+  sessionId: string | null;
   panelOpen: boolean;
   openPanel(): void;
   closePanel(): void;
@@ -130,18 +132,20 @@ export function CookieConsentProvider({
 
   const status: Status = stored === undefined ? 'checking' : stored === null ? 'banner' : (server.data?.status ?? 'checking');
   const flags = (stored && server.data?.flags) || DEFAULT_COOKIE_FLAGS;
+  const sessionId = (status === 'decided' && stored?.id) || null;
   const { mutate } = saving;
 
   const value = useMemo<CookieConsentState>(
     () => ({
       status,
       flags,
+      sessionId,
       panelOpen,
       openPanel: () => setPanelOpen(true),
       closePanel: () => setPanelOpen(false),
       save: (choice) => mutate({ essential: true, ...choice }),
     }),
-    [status, flags, panelOpen, mutate],
+    [status, flags, sessionId, panelOpen, mutate],
   );
   return (
     <CookieConsentContext.Provider value={value}>

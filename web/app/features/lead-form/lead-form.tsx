@@ -11,7 +11,7 @@ import { toast } from '../../components/ui/toast-store';
 import { ApiError } from '../../lib/api-client';
 import { useLoadOnFirstFocus } from '../../lib/load-on-first-focus';
 import { ChallengeSlot, useChallengedSubmission } from '../challenge';
-import { trackGaEvent } from '../consent';
+import { trackGaEvent, useCookieConsent } from '../consent';
 import { useSiteSettings } from '../site-settings';
 import { useFormTracking, visitAttribution } from '../tracking';
 
@@ -36,9 +36,12 @@ export interface LeadFormProps {
   submitLabel: string;
 }
 
-/** The visit's attribution as the API takes it: the last touch's fields, and the first touch. */
-function campaign() {
-  const { first, last } = visitAttribution();
+/**
+ * The visit's attribution as the API takes it: the last touch's fields, and the first touch;
+ * the ad click ids only with the marketing cookie consent (decision 049).
+ */
+function campaign(clickIds: boolean) {
+  const { first, last } = visitAttribution(clickIds);
   return { ...last, firstTouch: first };
 }
 
@@ -101,6 +104,8 @@ function GuideForm({
   const navigate = useNavigate();
   const formRef = useRef<HTMLFormElement>(null);
   const tracking = useFormTracking(formRef, landingPath, heroVariant);
+  // The API checks the choice recorded under this id, and keeps click ids only if it accepts marketing.
+  const { flags, sessionId } = useCookieConsent();
   useLoadOnFirstFocus(formRef, loadSchema);
   // No default values: registering a field then reads what the prerendered input already
   // holds (typed or autofilled before the page was interactive) instead of clearing it.
@@ -147,7 +152,8 @@ function GuideForm({
       landingPath,
       ...(heroVariant ? { heroVariant } : {}),
       [HONEYPOT_FIELD]: honeypot,
-      ...campaign(),
+      ...campaign(sessionId !== null && flags.marketing),
+      ...(sessionId ? { cookieConsentSessionId: sessionId } : {}),
     };
     tracking.submitted();
     submit(variant === 'older' ? personal : { ...personal, ebookType, source: 'landing-page' });

@@ -4,6 +4,7 @@ import {
   isTouchValue,
   TOUCH_FIELDS,
   touchOfLanding,
+  withoutClickIds,
   type Touch,
 } from '@guida/shared/attribution-rules';
 
@@ -11,6 +12,11 @@ import {
  * Where this visit came from: its first landing and its latest landing that carried a
  * campaign, a click id or another site as referrer. Kept for the visit in sessionStorage
  * (this tab only, gone when it closes): no cookie, nothing another site can read.
+ *
+ * The ad click ids only with the marketing cookie consent (decision 049): until the choice
+ * is known, this page load's click ids stay in memory and nothing of them is written; then
+ * they are written with an accepted marketing choice, and dropped (those stored earlier in
+ * the visit too) without one.
  */
 const STORAGE_KEY = 'guida-attribution';
 
@@ -42,6 +48,22 @@ function readStored(): VisitAttribution | null {
 }
 
 let current: VisitAttribution | null = null;
+/** This page load's touch, whose click ids wait in memory for the cookie choice. */
+let landing: Touch | null = null;
+
+/**
+ * Writes the visit to sessionStorage with its click ids when `marketing` is true, without
+ * them when false, and with those of earlier landings only (already kept by choice) when
+ * the choice is not known yet (undefined).
+ */
+function persist(marketing?: boolean) {
+  const kept = (touch: Touch) => (marketing || (marketing === undefined && touch !== landing) ? touch : withoutClickIds(touch));
+  try {
+    sessionStorage.setItem(STORAGE_KEY, JSON.stringify({ first: kept(current!.first), last: kept(current!.last) }));
+  } catch {
+    // Storage refused (private mode, quota): the attribution lives for this page only.
+  }
+}
 
 /**
  * Records this page load as a landing of the visit, once: the first landing becomes the
@@ -51,21 +73,30 @@ let current: VisitAttribution | null = null;
  */
 export function recordLanding(): VisitAttribution {
   if (current) return current;
-  const landing = touchOfLanding(window.location.search, document.referrer || null, window.location.host);
+  landing = touchOfLanding(window.location.search, document.referrer || null, window.location.host);
   const stored = readStored();
   current = stored
     ? { first: stored.first, last: isTouch(landing) ? landing : stored.last }
     : { first: landing, last: landing };
-  try {
-    sessionStorage.setItem(STORAGE_KEY, JSON.stringify(current));
-  } catch {
-    // Storage refused (private mode, quota): the attribution lives for this page only.
-  }
+  persist();
   return current;
 }
 
-/** The visit's attribution, this page load included. */
-export const visitAttribution = (): VisitAttribution => recordLanding();
+/**
+ * The visitor's cookie choice, once known: whether it accepts marketing, or null while the
+ * banner waits for one (the click ids stay in memory; the visitor may still accept them).
+ */
+export function applyCookieChoice(marketing: boolean | null) {
+  if (!current) return;
+  if (marketing === false) current = { first: withoutClickIds(current.first), last: withoutClickIds(current.last) };
+  persist(marketing === true);
+}
+
+/** The visit's attribution, this page load included; its click ids only with `clickIds`. */
+export function visitAttribution(clickIds = false): VisitAttribution {
+  const { first, last } = recordLanding();
+  return clickIds ? { first, last } : { first: withoutClickIds(first), last: withoutClickIds(last) };
+}
 
 /** The campaign of the visit's last touch as analytics events carry it (snake_case, as stored). */
 export function campaignMetadata() {
