@@ -76,6 +76,16 @@ async function createDeliveredLead(
   return { leadId, telefono };
 }
 
+/** A cookie choice accepting marketing, as the banner records it: the lead keeps its click ids (decision 049). */
+async function marketingCookiesAccepted() {
+  const sessionId = `lifecycle_${String(process.pid)}_${String((phoneCounter += 1)).padStart(12, '0')}`;
+  const response = await request(api.app)
+    .post('/api/cookie-consent')
+    .send({ sessionId, essential: true, analytics: false, marketing: true, preferences: false });
+  expect(response.status).toBe(201);
+  return sessionId;
+}
+
 const emailTo = (address: string, subject: string) =>
   waitFor(() => smtp.emails.find((email) => email.to.includes(address) && email.subject === subject), {
     what: `"${subject}" to ${address}`,
@@ -152,6 +162,7 @@ describe('access request', () => {
       utmSource: 'google',
       gclid: 'Cj0KCQ-ludovica',
       firstTouch: { fbclid: 'IwAR0-ludovica', referrerHost: 'l.facebook.com' },
+      cookieConsentSessionId: await marketingCookiesAccepted(),
     });
     const linkHash = (await api.db('download_tokens').where({ lead_id: leadId }).first()).token_hash as string;
 
@@ -188,6 +199,8 @@ describe('access request', () => {
         gclid: 'Cj0KCQ-ludovica',
         first_fbclid: 'IwAR0-ludovica',
         first_referrer_host: 'l.facebook.com',
+        ad_user_data: 'granted',
+        ad_personalization: 'granted',
       }),
     ]);
     expect(data.gdpr_consents.map((c: { consent_type: string }) => c.consent_type).sort()).toEqual(['marketing', 'privacy']);
@@ -256,6 +269,7 @@ describe('deletion request', () => {
       marketingConsent: true,
       gclid: 'Cj0KCQ-zenobia',
       firstTouch: { ttclid: 'E.C.P.zenobia' },
+      cookieConsentSessionId: await marketingCookiesAccepted(),
     });
     const other = await createDeliveredLead({ nome: 'Ottavio', cognome: 'Bellincioni', email: 'ottavio.b@example.it' });
     // A resend waiting in the queue, and an admin search that mentions the address.

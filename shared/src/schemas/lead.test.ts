@@ -91,6 +91,8 @@ describe('ebook request schema', () => {
       firstTouch: { ...emptyTouch(), utmSource: DEFAULT_UTM_SOURCE, utmMedium: 'cpc' },
       landingPath: null,
       heroVariant: null,
+      // No cookie choice named: the lead keeps no click id (decision 049).
+      cookieConsentSessionId: null,
     });
   });
 
