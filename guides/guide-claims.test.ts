@@ -92,7 +92,7 @@ const PAGES: [string, EbookType, unknown][] = [
   ),
   ['the investment landing page', 'investment-education', investmentLanding],
   // The older page's form sends no guide type: the general guide.
-  ['/trading-old', 'general', [olderLanding, guideClaims({ sender: null, linkDays: LINK_DAYS }), preview]],
+  ['/trading-old', 'general', [olderLanding, guideClaims({ sender: null, linkDays: LINK_DAYS, heldEmailMinutes: 10 }), preview]],
   ...topicPages.map((page): [string, EbookType, unknown] => [page.path, page.ebookType, page.cta]),
 ];
 

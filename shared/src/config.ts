@@ -34,6 +34,8 @@ export const commonEnv = {
     .regex(/^[a-z0-9_-]{1,40}$/i, { error: 'letters, digits, - and _ only' })
     .default('guida'),
   GUIDE_LINK_TTL_DAYS: intEnv(30, 1, 365),
+  /** Minutes an SMS held by a budget waits before its link goes by email too (the visitor was promised 2). */
+  SMS_HELD_EMAIL_AFTER_MINUTES: intEnv(10, 1, 24 * 60),
   /**
    * On SIGTERM: milliseconds the API's open requests and the worker's running jobs get to
    * finish (then jobs are handed back). Under the 30 s platforms usually wait before SIGKILL.
@@ -157,6 +159,7 @@ type TwilioSettings = {
  */
 export const smsCopyEnv = {
   GUIDE_LINK_TTL_DAYS: commonEnv.GUIDE_LINK_TTL_DAYS,
+  SMS_HELD_EMAIL_AFTER_MINUTES: commonEnv.SMS_HELD_EMAIL_AFTER_MINUTES,
   TWILIO_FROM: twilioEnv.TWILIO_FROM,
   TWILIO_MESSAGING_SERVICE_SID: twilioEnv.TWILIO_MESSAGING_SERVICE_SID,
 };

@@ -96,12 +96,18 @@ export const guideDelivery = {
   smsWithoutName: (link: string, validDays: number) =>
     `Ecco la tua guida gratuita: ${link} (link valido ${validDays} giorni)`,
   emailSubject: 'La tua guida gratuita',
-  /** `name` is greetingName's answer: null greets without a name. */
-  emailText: (name: string | null, link: string, validDays: number) =>
+  /**
+   * `name` is greetingName's answer: null greets without a name. `why`: the SMS failed, or
+   * it is delayed (held by a budget past SMS_HELD_EMAIL_AFTER_MINUTES; it still goes later,
+   * unless the guide is downloaded from this link first).
+   */
+  emailText: (name: string | null, link: string, validDays: number, why: 'failed' | 'delayed') =>
     [
       name ? `Ciao ${name},` : 'Ciao,',
       '',
-      'non siamo riusciti a consegnarti il link della guida via SMS, quindi te lo inviamo qui.',
+      why === 'delayed'
+        ? "l'SMS con il link della guida è in ritardo, quindi te lo inviamo anche qui. Se scarichi la guida da questo link, l'SMS non ti verrà più inviato."
+        : 'non siamo riusciti a consegnarti il link della guida via SMS, quindi te lo inviamo qui.',
       '',
       `Scarica la tua guida gratuita: ${link}`,
       `Il link è personale e resta valido per ${validDays} giorni.`,

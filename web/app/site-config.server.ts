@@ -9,7 +9,11 @@ export const siteConfig = parseEnv(
 );
 
 /** The SMS copy of the prerendered pages; the API's /api/site-settings replaces it after hydration. */
-export const buildSmsCopy: SmsCopy = { sender: smsSenderShown(siteConfig), linkDays: siteConfig.GUIDE_LINK_TTL_DAYS };
+export const buildSmsCopy: SmsCopy = {
+  sender: smsSenderShown(siteConfig),
+  linkDays: siteConfig.GUIDE_LINK_TTL_DAYS,
+  heldEmailMinutes: siteConfig.SMS_HELD_EMAIL_AFTER_MINUTES,
+};
 
 /** Placeholders for local builds; a public (https) build requires the real values. */
 export const controller = {

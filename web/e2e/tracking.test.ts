@@ -18,7 +18,7 @@ describe('first-party analytics, browser to database', () => {
     await page.waitForURL(`${e2e.site.baseUrl}/grazie-italia`);
     // The address changes before React commits the new page (and its page view effect): on
     // a loaded machine, leaving at once would leave before the thank-you page ever showed.
-    await page.getByRole('heading', { level: 1, name: thankYouItaly({ sender: null, linkDays: 30 }).heading }).waitFor();
+    await page.getByRole('heading', { level: 1, name: thankYouItaly({ sender: null, linkDays: 30, heldEmailMinutes: 10 }).heading }).waitFor();
     // Leaving the site sends what is still queued (sendBeacon on page hide). The context
     // stays open until it is stored: closing it could cancel a beacon not yet on the wire.
     await page.goto('about:blank');

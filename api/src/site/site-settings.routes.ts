@@ -17,6 +17,7 @@ export function siteSettingsRouter(deps: ApiDeps) {
     offerEndsAt: deps.config.OFFER_ENDS_AT ?? null,
     smsSender: smsSenderShown(deps.config),
     guideLinkDays: deps.config.GUIDE_LINK_TTL_DAYS,
+    smsHeldEmailAfterMinutes: deps.config.SMS_HELD_EMAIL_AFTER_MINUTES,
   };
   const router = Router();
   router.get('/api/site-settings', async (_req, res) => {

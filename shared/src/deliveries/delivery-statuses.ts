@@ -50,7 +50,7 @@ export const SMS_TRANSITIONS = {
   recordSent: { from: SENDING, to: 'sent' },
   recordRetry: { from: SENDING, to: 'retrying' },
   recordFailure: { from: SENDING, to: 'failed' },
-  /** The phone already got the guide from another lead within 24 hours. */
+  /** The phone already got the guide from another lead within 24 hours, or its guide was downloaded from the emailed link. */
   skip: { from: UNSENT, to: 'skipped' },
   /** The admin's "resend" or "retry": only a finished SMS can go again. */
   reopen: { from: ['sent', 'delivered', 'undelivered', 'failed', 'skipped'], to: 'pending' },

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { GUIDE_LINK_EMAIL } from '../jobs/email';
 import { preparedStatement } from '../server/prepared-statement';
 import {
   DeliveryTransitionError,
@@ -49,6 +50,8 @@ export interface SmsToSend {
   budget_exempt: boolean;
   /** Seconds since the lead was stored, by PostgreSQL's clock (for the latency metrics). */
   seconds_since_lead: number;
+  /** The guide was downloaded already (from the link sent by email while the SMS was held). */
+  guide_downloaded: boolean;
 }
 
 // The statements of every SMS, prepared once per connection (see prepared-statement.ts).
@@ -63,7 +66,8 @@ SELECT s.id AS sms_id, s.status, s.attempts, s.updated_at, s.budget_exempt, l.no
     WHERE other.telefono = l.telefono AND other.id <> l.id
       AND served.status IN (${sqlList(SMS_HANDED_OVER)})
       AND served.sent_at > now() - interval '24 hours'
-  ) AS phone_recently_served
+  ) AS phone_recently_served,
+  EXISTS (SELECT 1 FROM guide_downloads d WHERE d.lead_id = l.id) AS guide_downloaded
 FROM sms_messages s
 JOIN ebook_requests l ON l.id = s.lead_id
 JOIN download_tokens t ON t.lead_id = s.lead_id
@@ -424,6 +428,22 @@ export async function resumeHeldSms(db: Knex, budget: SmsBudgetCheck, limit: num
     chosen.push(row.id);
   }
   return unhold(db, chosen, SMS_TRANSITIONS.resume, 'budget-resume', false);
+}
+
+/**
+ * Leads whose SMS has been held for at least `minutes` (SMS_HELD_EMAIL_AFTER_MINUTES) and
+ * whose link has not gone by email yet: the promise of 2 minutes is broken, so it goes by
+ * email too (the SMS still goes when released, unless the guide was downloaded by then).
+ */
+export async function heldLeadsToEmail(db: Knex, minutes: number, limit: number) {
+  return db('sms_messages as s')
+    .where('s.status', SMS_HELD)
+    .where('s.updated_at', '<=', db.raw('now() - make_interval(mins => ?)', [minutes]))
+    // One email per lead: the link already went by email, or is on its way.
+    .whereNotExists(db('email_messages as m').whereRaw('m.lead_id = s.lead_id').where('m.kind', GUIDE_LINK_EMAIL))
+    .orderBy('s.updated_at')
+    .limit(limit)
+    .pluck<number[]>('s.lead_id');
 }
 
 /**

@@ -10,6 +10,12 @@ export const LEAD_EMAIL_KINDS = ['guide-link', 'retention-notice'] as const;
 export type LeadEmailKind = (typeof LEAD_EMAIL_KINDS)[number];
 
 /**
+ * The guide's link by email, once per lead: when the SMS failed for good, or was held by
+ * a budget past SMS_HELD_EMAIL_AFTER_MINUTES (its text says which).
+ */
+export const GUIDE_LINK_EMAIL: LeadEmailKind = 'guide-link';
+
+/**
  * Emails about a data request, to whoever typed the address into /gdpr (known as a lead or
  * not: the answer must not tell): no withdrawal link (decision 048).
  */

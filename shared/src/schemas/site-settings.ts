@@ -18,5 +18,7 @@ export const siteSettingsSchema = z.object({
   smsSender: z.string().nullable(),
   /** Days the personal guide link stays valid (GUIDE_LINK_TTL_DAYS). */
   guideLinkDays: z.number().int().positive(),
+  /** Minutes a delayed SMS waits before its link goes by email too (SMS_HELD_EMAIL_AFTER_MINUTES). */
+  smsHeldEmailAfterMinutes: z.number().int().positive(),
 });
 export type SiteSettings = z.infer<typeof siteSettingsSchema>;

@@ -12,11 +12,11 @@ import { thankYouItaly, thankYouNeutral, thankYouSwitzerland, welcomePage } from
 import { topicPages } from './topics';
 import type { PageMeta } from './types';
 
-const SMS = { sender: 'GuidaFin', linkDays: 30 };
+const SMS = { sender: 'GuidaFin', linkDays: 30, heldEmailMinutes: 10 };
 const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
 const privacy = privacyPolicy(
   { name: 'Esempio S.r.l.', address: 'Via Roma 1, 20100 Milano', email: 'privacy@example.it' },
-  { leadMonths: 24, analyticsMonths: 13, linkDays: 30 },
+  { leadMonths: 24, analyticsMonths: 13, linkDays: 30, heldEmailMinutes: 10 },
 );
 const pages: [string, PageMeta][] = [
   ...topicPages.map((page) => [page.path, page] as [string, PageMeta]),
@@ -79,17 +79,18 @@ describe('page content', () => {
     expect(JSON.stringify(welcomePage(SMS).notArrived)).toContain('le comunicazioni promozionali arrivano solo se dai il consenso facoltativo');
   });
 
-  it('names the configured SMS sender and link lifetime, and no sender when the provider picks it', () => {
-    const text = (sms: { sender: string | null; linkDays: number }) =>
+  it('names the configured SMS sender, link lifetime and email fallback, and no sender when the provider picks it', () => {
+    const text = (sms: { sender: string | null; linkDays: number; heldEmailMinutes: number }) =>
       [thankYouItaly, thankYouSwitzerland, thankYouNeutral, welcomePage]
         .map((page) => page(sms))
         .flatMap((c) => [c.title, c.description, c.heading, c.intro, ...c.steps.flatMap((s) => [s.title, s.text]), ...c.notArrived.items])
         .join('\n');
-    const configured = text({ sender: 'MiaGuida', linkDays: 7 });
+    const configured = text({ sender: 'MiaGuida', linkDays: 7, heldEmailMinutes: 15 });
     expect(configured).toContain('dal mittente "MiaGuida"');
     expect(configured).toContain('valido per 7 giorni');
-    expect(configured).not.toMatch(/GuidaFin|30 giorni/);
-    const unnamed = text({ sender: null, linkDays: 1 });
+    expect(configured).toContain('o tarda più di 15 minuti, ti inviamo automaticamente il link');
+    expect(configured).not.toMatch(/GuidaFin|30 giorni|10 minuti/);
+    const unnamed = text({ sender: null, linkDays: 1, heldEmailMinutes: 1 });
     expect(unnamed).not.toMatch(/mittente "|di "|nome "/);
     expect(unnamed).toContain('1 giorno');
   });
@@ -120,7 +121,7 @@ describe('the privacy notice', () => {
     // Placeholders for what the configuration fills in: only the wording counts.
     const { updated, ...text } = privacyPolicy(
       { name: '{titolare}', address: '{indirizzo}', email: '{email}', vatNumber: '{partita IVA}' },
-      { leadMonths: 1001, analyticsMonths: 1002, linkDays: 1003 },
+      { leadMonths: 1001, analyticsMonths: 1002, linkDays: 1003, heldEmailMinutes: 1004 },
     );
     const fingerprint = createHash('sha256').update(JSON.stringify(text)).digest('hex').slice(0, 16);
     const newest = PRIVACY_NOTICE_VERSIONS.at(-1)!;
@@ -134,9 +135,9 @@ describe('the privacy notice', () => {
 
   it('states the configured link validity, retention periods and controller', () => {
     const text = JSON.stringify(
-      privacyPolicy({ name: 'Esempio S.r.l.', address: 'Via Roma 1', email: 'p@example.it' }, { leadMonths: 18, analyticsMonths: 7, linkDays: 12 }),
+      privacyPolicy({ name: 'Esempio S.r.l.', address: 'Via Roma 1', email: 'p@example.it' }, { leadMonths: 18, analyticsMonths: 7, linkDays: 12, heldEmailMinutes: 25 }),
     );
-    for (const expected of ['12 giorni', '18 mesi', '7 mesi', 'Esempio S.r.l.', 'Via Roma 1']) expect(text).toContain(expected);
+    for (const expected of ['12 giorni', '18 mesi', '7 mesi', '25 minuti', 'Esempio S.r.l.', 'Via Roma 1']) expect(text).toContain(expected);
     expect(text).not.toContain('30 giorni');
   });
 });

@@ -1,4 +1,4 @@
-import { days } from './sms-copy';
+import { days, minutes } from './sms-copy';
 import type { ArticleSection, PageMeta } from './types';
 
 /**
@@ -8,7 +8,7 @@ import type { ArticleSection, PageMeta } from './types';
  * day as "Ultimo aggiornamento": the date follows the text.
  */
 export const PRIVACY_NOTICE_VERSIONS: readonly { effective: `${number}-${number}-${number}`; fingerprint: string }[] = [
-  { effective: '2026-11-27', fingerprint: '95246340a28d49a1' },
+  { effective: '2026-11-27', fingerprint: '0fed436719298852' },
 ];
 
 /** The values of the configuration the notice states. */
@@ -19,6 +19,8 @@ export interface PrivacySettings {
   analyticsMonths: number;
   /** GUIDE_LINK_TTL_DAYS */
   linkDays: number;
+  /** SMS_HELD_EMAIL_AFTER_MINUTES */
+  heldEmailMinutes: number;
 }
 
 const ITALIAN_DATE = new Intl.DateTimeFormat('it-IT', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
@@ -75,7 +77,7 @@ export function privacyPolicy(
         'Per i visitatori dalla Svizzera il trattamento rispetta inoltre i principi della nLPD: liceità, buona fede, proporzionalità e trasparenza, con dati trattati solo per le finalità indicate.',
       ],
       bullets: [
-        "Invio della guida richiesta: ti mandiamo il link personale via SMS e, se l'SMS non viene consegnato, via email. La base giuridica è l'esecuzione di misure adottate su tua richiesta (art. 6.1.b GDPR), insieme al consenso che esprimi nel modulo per essere contattato via SMS (art. 6.1.a GDPR).",
+        `Invio della guida richiesta: ti mandiamo il link personale via SMS e, se l'SMS non viene consegnato o tarda più di ${minutes(retention.heldEmailMinutes)}, via email. La base giuridica è l'esecuzione di misure adottate su tua richiesta (art. 6.1.b GDPR), insieme al consenso che esprimi nel modulo per essere contattato via SMS (art. 6.1.a GDPR).`,
         "Gestione della tua richiesta: trasmettiamo i tuoi dati di contatto al nostro CRM, il sistema con cui organizziamo e seguiamo le richieste ricevute. La base giuridica è l'esecuzione di misure su tua richiesta (art. 6.1.b GDPR) e il nostro legittimo interesse a gestire le richieste in modo ordinato (art. 6.1.f GDPR).",
         'Comunicazioni informative e promozionali via email e SMS: solo se dai il consenso facoltativo e separato previsto nel modulo (art. 6.1.a GDPR). Se non lo dai, ricevi comunque la guida.',
         "Conservazione della prova del consenso: dobbiamo essere in grado di dimostrare di aver raccolto il tuo consenso in modo valido. La base giuridica è l'adempimento di un obbligo di legge (art. 6.1.c e art. 7.1 GDPR).",

@@ -1,4 +1,4 @@
-import { days, type SmsCopy } from './sms-copy';
+import { days, minutes, type SmsCopy } from './sms-copy';
 import type { ThankYouContent } from './types';
 
 export type { SmsCopy } from './sms-copy';
@@ -16,6 +16,10 @@ const fromSender = ({ sender }: SmsCopy) => (sender ? ` dal mittente "${sender}"
 const theSmsOf = ({ sender }: SmsCopy, noun = "L'SMS") => (sender ? `${noun} di "${sender}"` : noun);
 const blockedSenders = ({ sender }: SmsCopy) =>
   sender ? `, dove potrebbe comparire "${sender}"` : '';
+
+/** When the link goes by email: the SMS failed, or it is late (held by a budget) past the configured minutes. */
+const emailFallback = (sms: SmsCopy, where: string) =>
+  `Se l'SMS non può essere consegnato, o tarda più di ${minutes(sms.heldEmailMinutes)}, ti inviamo automaticamente il link ${where}`;
 
 /**
  * What a visitor who asked again within a day gets (decision 029: one SMS per phone and 24
@@ -50,7 +54,7 @@ export const thankYouItaly = (sms: SmsCopy): ThankYouContent => ({
       "Controlla di aver scritto correttamente il numero di cellulare, con il prefisso italiano +39.",
       'Attendi fino a 2 minuti: a volte la consegna richiede qualche istante in più.',
       `Verifica che il telefono non abbia spostato o bloccato il messaggio: controlla i filtri per gli SMS da mittenti sconosciuti e l'elenco dei mittenti bloccati${blockedSenders(sms)}.`,
-      "Se l'SMS non può essere consegnato, ti inviamo automaticamente il link all'indirizzo email che hai indicato nel modulo: controlla anche la cartella spam.",
+      emailFallback(sms, "all'indirizzo email che hai indicato nel modulo: controlla anche la cartella spam."),
       REPEAT_WITHIN_A_DAY,
       'Se non ricevi nulla, puoi fare una nuova richiesta dopo 24 ore.',
       'Per richieste sulla privacy e sui tuoi dati personali consulta la pagina "I tuoi diritti (GDPR)", all\'indirizzo /gdpr.',
@@ -84,7 +88,7 @@ export const thankYouSwitzerland = (sms: SmsCopy): ThankYouContent => ({
       'Controlla di aver scritto correttamente il numero di cellulare, con il prefisso svizzero +41 (per esempio +41 79 …, senza lo zero iniziale).',
       'Attendi fino a 2 minuti: a volte la consegna richiede qualche istante in più.',
       `Verifica che il telefono non abbia spostato o bloccato il messaggio: controlla i filtri per gli SMS da mittenti sconosciuti e l'elenco dei mittenti bloccati${blockedSenders(sms)}.`,
-      "Se l'SMS non può essere consegnato, ti inviamo automaticamente il link all'indirizzo email che hai indicato nel modulo: controlla anche la cartella spam.",
+      emailFallback(sms, "all'indirizzo email che hai indicato nel modulo: controlla anche la cartella spam."),
       REPEAT_WITHIN_A_DAY,
       'Se non ricevi nulla, puoi fare una nuova richiesta dopo 24 ore.',
       'Per richieste sulla privacy e sui tuoi dati personali consulta la pagina "I tuoi diritti (GDPR)", all\'indirizzo /gdpr.',
@@ -119,7 +123,7 @@ export const thankYouNeutral = (sms: SmsCopy): ThankYouContent => ({
       'Controlla di aver inserito correttamente il numero di cellulare, compreso il prefisso internazionale (+39 per l\'Italia, +41 per la Svizzera).',
       'Attendi fino a 2 minuti: a volte la consegna richiede qualche istante in più.',
       `Controlla i filtri per gli SMS e l'elenco dei mittenti bloccati del telefono: il messaggio potrebbe essere stato fermato lì${sms.sender ? `, con il nome "${sms.sender}"` : ''}.`,
-      "Se l'SMS non può essere consegnato, ti inviamo automaticamente il link all'indirizzo email indicato nel modulo: guarda anche nello spam.",
+      emailFallback(sms, "all'indirizzo email indicato nel modulo: guarda anche nello spam."),
       REPEAT_WITHIN_A_DAY,
       'Se ancora non hai ricevuto nulla, puoi ripetere la richiesta dopo 24 ore.',
       'Per richieste sulla privacy e sui tuoi dati personali consulta la pagina "I tuoi diritti (GDPR)", all\'indirizzo /gdpr.',
@@ -154,7 +158,7 @@ export const welcomePage = (sms: SmsCopy): ThankYouContent => ({
     items: [
       'Le guide sono davvero gratuite? Sì: non ti chiediamo carta di credito né pagamenti di alcun tipo.',
       `Chi invia gli SMS? ${sms.sender ? `I messaggi con il link arrivano dal mittente "${sms.sender}".` : 'Li inviamo noi, Guida Finanza, tramite il nostro fornitore di SMS.'} Il link è personale e scade dopo ${days(sms.linkDays)}.`,
-      "E se l'SMS non arriva? Controlla il numero inserito e i filtri del telefono; se l'SMS non può essere consegnato, ti mandiamo il link via email. Puoi ripetere la richiesta dopo 24 ore.",
+      `E se l'SMS non arriva? Controlla il numero inserito e i filtri del telefono; se l'SMS non può essere consegnato, o tarda più di ${minutes(sms.heldEmailMinutes)}, ti mandiamo il link via email. Puoi ripetere la richiesta dopo 24 ore.`,
       'Le guide sono una consulenza? No: sono materiale educativo e non contengono raccomandazioni su prodotti finanziari da comprare o vendere.',
       "Come usate i miei dati? Per inviarti la guida e gestire la tua richiesta; le comunicazioni promozionali arrivano solo se dai il consenso facoltativo, e non vendiamo i tuoi dati. Trovi i dettagli nella Privacy Policy (/privacy).",
       'Come esercito i miei diritti sulla privacy? Consulta la pagina "I tuoi diritti (GDPR)", all\'indirizzo /gdpr.',

@@ -12,6 +12,7 @@ export function loader({ request }: Route.LoaderArgs) {
     leadMonths: siteConfig.RETENTION_MONTHS,
     analyticsMonths: siteConfig.ANALYTICS_RETENTION_MONTHS,
     linkDays: siteConfig.GUIDE_LINK_TTL_DAYS,
+    heldEmailMinutes: siteConfig.SMS_HELD_EMAIL_AFTER_MINUTES,
   });
   return { policy, seo: pageSeo(pathOf(request), policy.meta) };
 }

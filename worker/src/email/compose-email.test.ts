@@ -48,6 +48,19 @@ describe('emails carry no visitor text but a plain first name', () => {
   });
 });
 
+describe('the guide link by email', () => {
+  it('says the SMS failed, or, while it is held by a budget, that it is late and will not come once the guide is downloaded', async () => {
+    const failed = await emailOf('guide-link', 'Anna');
+    expect(failed!.text).toContain('non siamo riusciti a consegnarti il link della guida via SMS');
+    const lead = await insertLead(database.db, { nome: 'Bruno' });
+    await database.db('sms_messages').where({ lead_id: lead.leadId }).update({ status: 'held' });
+    const [row] = await database.db('email_messages').insert({ kind: 'guide-link', lead_id: lead.leadId }).returning<{ id: number }[]>('id');
+    const delayed = await composeEmail(database.db, (await loadEmailContext(database.db, row!.id))!, settings);
+    expect(delayed!.text).toContain("l'SMS con il link della guida è in ritardo, quindi te lo inviamo anche qui");
+    expect(delayed!.text).toContain('https://guida.example.it/g/');
+  });
+});
+
 describe('data-rights emails carry none of the requester’s text', () => {
   it.each(['gdpr-confirm', 'gdpr-completed', 'gdpr-rejected'] as const)('%s', async (kind) => {
     const [request] = await database.db('gdpr_data_requests')

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { SMS_HELD } from '@guida/shared/deliveries/delivery-statuses';
 import { daysLeft, guideLinkUrl } from '@guida/shared/lead-rules';
 import { greetingName } from '@guida/shared/greeting-name';
 import { erasureDateOf, gdprEmails } from '@guida/shared/gdpr-server-texts';
@@ -42,6 +43,7 @@ const LEAD_EMAIL_TEXTS: {
         greetingName(message.nome),
         guideLinkUrl(settings.publicBaseUrl, token),
         daysLeft(message.expires_at),
+        message.sms_status === SMS_HELD ? 'delayed' : 'failed',
       ),
     };
   },

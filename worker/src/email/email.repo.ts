@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { DeliveryStatus } from '@guida/shared/deliveries/delivery-statuses';
+import type { DeliveryStatus, SmsStatus } from '@guida/shared/deliveries/delivery-statuses';
 import type { GdprRequestType } from '@guida/shared/gdpr-rules';
 import type { EmailKind } from '@guida/shared/jobs/email';
 
@@ -15,6 +15,8 @@ export interface EmailContext {
   /** SHA-256 of the guide link's token (decision 029). */
   token_hash: string | null;
   expires_at: Date | null;
+  /** The lead's SMS: held by a budget when its link goes by email before it. */
+  sms_status: SmsStatus | null;
   data_request_id: number | null;
   /** The requester's address; null once erased. */
   request_email: string | null;
@@ -27,6 +29,7 @@ export function loadEmailContext(db: Knex, emailMessageId: number) {
   return db('email_messages as m')
     .leftJoin('ebook_requests as l', 'l.id', 'm.lead_id')
     .leftJoin('download_tokens as t', 't.lead_id', 'm.lead_id')
+    .leftJoin('sms_messages as s', 's.lead_id', 'm.lead_id')
     .leftJoin('gdpr_data_requests as r', 'r.id', 'm.data_request_id')
     .where('m.id', emailMessageId)
     .first<EmailContext | undefined>(
@@ -40,6 +43,7 @@ export function loadEmailContext(db: Knex, emailMessageId: number) {
       'l.created_at as lead_created_at',
       't.token_hash',
       't.expires_at',
+      's.status as sms_status',
       'm.data_request_id',
       'r.email as request_email',
       'r.request_type',

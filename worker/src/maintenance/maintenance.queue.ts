@@ -39,6 +39,7 @@ export const maintenanceQueue: QueueDeclaration = {
         graceMs: config.SWEEP_GRACE_MS,
         claimTimeouts,
         smsBudget,
+        heldEmailAfterMinutes: config.SMS_HELD_EMAIL_AFTER_MINUTES,
       }),
       // After an outage the rows younger than the grace are the very ones whose jobs the
       // API could not add. The grace only spares a periodic sweep from re-adding jobs the
@@ -50,6 +51,7 @@ export const maintenanceQueue: QueueDeclaration = {
         graceMs: 0,
         claimTimeouts,
         smsBudget,
+        heldEmailAfterMinutes: config.SMS_HELD_EMAIL_AFTER_MINUTES,
       }),
       [applyRetentionJob.name]: createApplyRetention({
         db,

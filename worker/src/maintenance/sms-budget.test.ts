@@ -50,6 +50,7 @@ const sweep = () =>
     graceMs: 0,
     claimTimeouts: claimTimeouts(worker.config),
     smsBudget: { limits: smsBudgetLimits(worker.config), now },
+    heldEmailAfterMinutes: worker.config.SMS_HELD_EMAIL_AFTER_MINUTES,
   })();
 
 const statusOf = async (leadId: number) => (await worker.db('sms_messages').where({ lead_id: leadId }).first()).status as string;

@@ -27,6 +27,7 @@ const sweepWithGrace = (graceMs: number) =>
     graceMs,
     claimTimeouts: claimTimeouts(worker.config),
     smsBudget: { limits: smsBudgetLimits(worker.config), now: () => new Date() },
+    heldEmailAfterMinutes: worker.config.SMS_HELD_EMAIL_AFTER_MINUTES,
   });
 
 describe('sweeping unsent deliveries', () => {

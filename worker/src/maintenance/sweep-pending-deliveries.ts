@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
 import { listCrmDue } from '@guida/shared/deliveries/crm-deliveries';
-import { listEmailDue } from '@guida/shared/deliveries/email-deliveries';
-import { listSmsDue, resumeHeldSms, type SmsBudgetCheck } from '@guida/shared/deliveries/sms-deliveries';
+import { listEmailDue, scheduleEmail } from '@guida/shared/deliveries/email-deliveries';
+import { heldLeadsToEmail, listSmsDue, resumeHeldSms, type SmsBudgetCheck } from '@guida/shared/deliveries/sms-deliveries';
 import { deliverToCrmJob } from '@guida/shared/jobs/crm';
-import { sendEmailJob } from '@guida/shared/jobs/email';
+import { GUIDE_LINK_EMAIL, sendEmailJob } from '@guida/shared/jobs/email';
 import { GDPR_JOB_FOR_REQUEST_TYPE } from '@guida/shared/jobs/gdpr';
 import type { GdprRequestType } from '@guida/shared/gdpr-rules';
 import { sendGuideSmsJob } from '@guida/shared/jobs/sms';
@@ -21,6 +21,8 @@ export interface SweepDeps {
   claimTimeouts: ClaimTimeouts;
   /** Held SMS go back to pending, oldest first, as far as these budgets allow again. */
   smsBudget: SmsBudgetCheck;
+  /** A held SMS's link goes by email after this many minutes (SMS_HELD_EMAIL_AFTER_MINUTES). */
+  heldEmailAfterMinutes: number;
   batchSize?: number;
 }
 
@@ -32,7 +34,8 @@ export interface SweepDeps {
  * claim timeout (a worker stopped mid-send) are enqueued the same way: their job takes the
  * claim over (decision 021). Also closes expired 24-hour phone windows, so no phone number
  * stays longer than needed. Held SMS the SMS budgets allow again are resumed, oldest
- * first (decision 025): the circuit breaker closes by itself when its window passes.
+ * first (decision 025): the circuit breaker closes by itself when its window passes; the
+ * link of an SMS held longer than `heldEmailAfterMinutes` goes by email.
  */
 export function createSweepPendingDeliveries({
   db,
@@ -41,6 +44,7 @@ export function createSweepPendingDeliveries({
   graceMs,
   claimTimeouts,
   smsBudget,
+  heldEmailAfterMinutes,
   batchSize = 1000,
 }: SweepDeps) {
   const due = (claimTimeoutMs: number) => ({ graceMs, claimTimeoutMs, limit: batchSize });
@@ -48,6 +52,8 @@ export function createSweepPendingDeliveries({
   return async function sweepPendingDeliveries() {
     const resumed = await resumeHeldSms(db, smsBudget, batchSize);
     await queues.enqueueAgain(sendGuideSmsJob, resumed.map((leadId) => ({ leadId })));
+    const heldTooLong = await heldLeadsToEmail(db, heldEmailAfterMinutes, batchSize);
+    for (const leadId of heldTooLong) await scheduleEmail({ db, queues, logger }, { leadId }, GUIDE_LINK_EMAIL);
     const sms = await listSmsDue(db, due(claimTimeouts.sms));
     await queues.enqueueAgain(sendGuideSmsJob, sms.map(({ leadId }) => ({ leadId })));
     const crm = await listCrmDue(db, due(claimTimeouts.crm));
@@ -96,6 +102,7 @@ export function createSweepPendingDeliveries({
 
     const result = {
       resumedSms: resumed.length,
+      heldLinksEmailed: heldTooLong.length,
       sms: sms.length,
       crm: crm.length,
       email: email.length,
@@ -103,7 +110,9 @@ export function createSweepPendingDeliveries({
       abandonedClaims,
       closedWindows,
     };
-    if (resumed.length + sms.length + crm.length + email.length + gdpr.length > 0) logger.info(result, 'swept unsent deliveries');
+    if (resumed.length + heldTooLong.length + sms.length + crm.length + email.length + gdpr.length > 0) {
+      logger.info(result, 'swept unsent deliveries');
+    }
     return result;
   };
 }

@@ -14,6 +14,7 @@ import {
   type SmsBudgetCheck,
 } from '@guida/shared/deliveries/sms-deliveries';
 import { budgetName } from '@guida/shared/deliveries/sms-budget';
+import { GUIDE_LINK_EMAIL } from '@guida/shared/jobs/email';
 import { sendGuideSmsJob } from '@guida/shared/jobs/sms';
 import { daysLeft, guideLinkUrl } from '@guida/shared/lead-rules';
 import { guideLinkToken, keyGuideLink } from '@guida/shared/server/guide-link-token';
@@ -70,6 +71,11 @@ export function createSendGuideSms(deps: SendGuideSmsDeps) {
     const attempts = job.attemptsMade + 1;
     if (sms.phone_recently_served && (await skipSms(deps.db, sms.sms_id, 'this phone already received the guide in the last 24 hours'))) {
       return 'skipped: phone already served within 24 h';
+    }
+    // Held past SMS_HELD_EMAIL_AFTER_MINUTES, the link went by email: once the guide is
+    // downloaded, a late SMS would only cost money and surprise the visitor.
+    if (sms.guide_downloaded && (await skipSms(deps.db, sms.sms_id, 'the guide was downloaded from the link sent by email'))) {
+      return 'skipped: guide already downloaded';
     }
 
     const claim = await claimSms(deps.db, sms, attempts, deps.claimTimeoutMs, deps.budget);
@@ -147,7 +153,7 @@ export function createSendGuideSms(deps: SendGuideSmsDeps) {
         final ? 'SMS failed for good; sending the link by email' : 'SMS failed; will retry',
       );
       if (!final) throw failure;
-      await scheduleEmail(deps, { leadId }, 'guide-link');
+      await scheduleEmail(deps, { leadId }, GUIDE_LINK_EMAIL);
       throw new UnrecoverableError(failure.message);
     }
   };

@@ -13,5 +13,5 @@ export function useSiteSettings() {
  */
 export function useSmsCopy(built: SmsCopy): SmsCopy {
   const { data } = useSiteSettings();
-  return data ? { sender: data.smsSender, linkDays: data.guideLinkDays } : built;
+  return data ? { sender: data.smsSender, linkDays: data.guideLinkDays, heldEmailMinutes: data.smsHeldEmailAfterMinutes } : built;
 }
