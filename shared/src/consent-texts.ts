@@ -35,5 +35,7 @@ export const RECORDED_CONSENT_TEXT_HASHES: Record<ConsentPurpose, Record<string,
     '1.0': 'f83f0aa5bc25d57c4d05d06566a4fde2268960a41e383a4d8a715bb9f1f006fb',
     // The banner says what its × does (Garante 2021).
     '1.1': '4ee7d9bce529bcbffb327e7fd498e91988997a8f3b6046bb293e887243947a12',
+    // Marketing cookies also tell which ad the visitor came from (decision 049).
+    '1.2': '847a22d92b64a7ce1672019cc083dc67fee03695ad6d38f16cb2d2e2155e6d11',
   },
 };

@@ -20,7 +20,7 @@ export const COOKIE_CONSENT_VALIDITY_DAYS = 183;
  * Version of the cookie banner and panel texts, stored with every choice with the texts'
  * SHA-256; change it whenever cookieTexts (messages.ts) changes (consent-texts.test.ts).
  */
-export const COOKIE_CONSENT_VERSION = '1.1';
+export const COOKIE_CONSENT_VERSION = '1.2';
 
 /**
  * Google Consent Mode v2's states, as each lead records `ad_user_data` and

@@ -162,7 +162,8 @@ export const cookieTexts = {
     },
     marketing: {
       title: 'Cookie di Marketing',
-      description: 'Permettono di mostrarti pubblicità personalizzata in base ai tuoi interessi.',
+      description:
+        'Permettono di mostrarti pubblicità personalizzata in base ai tuoi interessi e di sapere da quale annuncio sei arrivato (l’identificativo del clic).',
     },
     preferences: {
       title: 'Cookie di Preferenza',

@@ -8,7 +8,7 @@ import type { ArticleSection, PageMeta } from './types';
  * day as "Ultimo aggiornamento": the date follows the text.
  */
 export const PRIVACY_NOTICE_VERSIONS: readonly { effective: `${number}-${number}-${number}`; fingerprint: string }[] = [
-  { effective: '2026-11-27', fingerprint: '0fed436719298852' },
+  { effective: '2026-11-27', fingerprint: '3f59830022a74a8d' },
 ];
 
 /** The values of the configuration the notice states. */
@@ -63,7 +63,7 @@ export function privacyPolicy(
       bullets: [
         'Dati che inserisci nel modulo: nome, cognome, indirizzo email e numero di cellulare.',
         "Prova del consenso: la versione del testo di consenso che hai accettato, la data e l'ora dell'accettazione, il tuo indirizzo IP troncato (privato dell'ultima parte, così da non identificare il singolo dispositivo) e lo user agent del browser, cioè la stringa che descrive browser e sistema operativo.",
-        "Provenienza della richiesta: i parametri della campagna presenti nell'indirizzo con cui sei arrivato sul sito (ad esempio utm_source e utm_campaign, e l'identificativo del clic sull'annuncio come gclid o fbclid) e il nome del sito da cui provieni, senza l'indirizzo completo della pagina. Li conserviamo con la richiesta per sapere quale annuncio o campagna l'ha generata; durante la visita restano solo nella memoria della scheda del browser (sessionStorage), senza cookie.",
+        "Provenienza della richiesta: i parametri della campagna presenti nell'indirizzo con cui sei arrivato sul sito (ad esempio utm_source e utm_campaign) e il nome del sito da cui provieni, senza l'indirizzo completo della pagina. Li conserviamo con la richiesta per sapere quale campagna l'ha generata; durante la visita restano solo nella memoria della scheda del browser (sessionStorage), senza cookie. L'identificativo del clic sull'annuncio (ad esempio gclid o fbclid), che la piattaforma pubblicitaria aggiunge all'indirizzo, lo leggiamo, lo conserviamo nella scheda e lo registriamo con la richiesta solo se hai accettato i cookie di marketing; con ogni richiesta registriamo anche lo stato del tuo consenso all'uso pubblicitario dei dati (concesso o negato).",
         "Link di download: il link personale alla guida che ti inviamo e l'informazione se è stato usato o meno.",
         "Stato della consegna: l'esito dell'invio dell'SMS e, se l'SMS non arriva, dell'email di riserva (ad esempio «consegnato» o «non consegnato»).",
         'Dati statistici di navigazione: eventi pseudonimi come le pagine visitate e i passaggi compilati del modulo, associati a un indirizzo IP troncato. Le nostre statistiche interne servono solo a misurare il funzionamento del sito in forma aggregata e non creano profili; Google Analytics viene attivato solo se accetti i cookie analitici.',
@@ -84,6 +84,7 @@ export function privacyPolicy(
         'Sicurezza del sito e prevenzione degli abusi: limitiamo il numero di richieste che possono partire dallo stesso indirizzo IP o verso lo stesso numero (rate limiting), blocchiamo gli invii automatici e conserviamo i registri tecnici necessari. La base giuridica è il nostro legittimo interesse a proteggere il servizio e i suoi utenti (art. 6.1.f GDPR).',
         "Statistiche interne del sito: misuriamo in forma aggregata e pseudonima le pagine visitate e l'uso del modulo, senza profilazione, per capire se il sito funziona bene. La base giuridica è il nostro legittimo interesse a migliorare il servizio (art. 6.1.f GDPR).",
         'Cookie analitici e Google Analytics: vengono attivati solo se li accetti dal banner o dalle preferenze cookie. La base giuridica è il consenso (art. 6.1.a GDPR e art. 122 del Codice privacy, d.lgs. 196/2003).',
+        "Attribuzione dell'annuncio che ti ha portato sul sito: solo se accetti i cookie di marketing leggiamo l'identificativo del clic sull'annuncio (gclid, gbraid, wbraid, fbclid, msclkid o ttclid) presente nell'indirizzo con cui arrivi, lo conserviamo nella memoria della scheda del browser e lo registriamo con la tua richiesta, per sapere quale annuncio l'ha generata. Con la richiesta registriamo anche lo stato del tuo consenso all'uso pubblicitario dei dati (ad_user_data e ad_personalization: «concesso» o «negato»), che le piattaforme pubblicitarie richiedono prima di qualsiasi misurazione delle conversioni. Senza il tuo consenso non leggiamo né conserviamo alcun identificativo del clic e la richiesta riporta il consenso come negato. La base giuridica è il consenso (art. 6.1.a GDPR e art. 122 del Codice privacy, d.lgs. 196/2003); puoi revocarlo in ogni momento dalle «Preferenze cookie»: l'identificativo ancora presente nella scheda viene cancellato subito e non viene registrato con le richieste successive, senza pregiudicare la liceità del trattamento precedente.",
       ],
     },
     {
@@ -176,7 +177,7 @@ export function privacyPolicy(
       bullets: [
         'Essenziali: servono al funzionamento del sito, ad esempio per ricordare la tua scelta sui cookie e proteggere i moduli dagli abusi. Non richiedono consenso e non possono essere disattivati.',
         'Analitici: ci aiutano a capire, in forma aggregata, come i visitatori usano il sito. Comprendono Google Analytics, che viene caricato solo se accetti questa categoria e che smette di raccogliere dati, con la rimozione dei suoi cookie, se revochi il consenso.',
-        'Marketing: permettono di mostrarti pubblicità personalizzata in base ai tuoi interessi. Vengono attivati solo con il tuo consenso.',
+        "Marketing: permettono di mostrarti pubblicità personalizzata in base ai tuoi interessi e di sapere da quale annuncio sei arrivato, leggendo l'identificativo del clic che la piattaforma pubblicitaria aggiunge all'indirizzo della pagina. Vengono attivati solo con il tuo consenso; se lo revochi, l'identificativo del clic conservato nella scheda del browser viene cancellato.",
         "Preferenze: ricordano le tue impostazioni di visualizzazione tra una visita e l'altra. Vengono attivati solo con il tuo consenso.",
       ],
     },
