@@ -14,7 +14,8 @@ export function csvCell(value: unknown): string {
   if (value === null || value === undefined) return '';
   let text = value instanceof Date ? value.toISOString() : String(value);
   if (FORMULA_START.test(text)) text = `'${text}`;
-  return /[";\n\r,]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  // A TAB too: spreadsheets offer it as a separator when they import, and would split the cell.
+  return /[";\n\r,\t]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 const operatorClock = new Intl.DateTimeFormat('en-CA', {
