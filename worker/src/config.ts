@@ -79,6 +79,12 @@ export const workerEnvSchema = z
      * and GET /metrics (with METRICS_TOKEN). Each worker process on a host needs its own.
      */
     WORKER_METRICS_PORT: intEnv(9464, 1, 65_535),
+    /**
+     * Address the health and metrics server listens on: this machine only by default (the
+     * container's own health check reaches it); 0.0.0.0 (or ::) where a probe or Prometheus
+     * comes from another host, e.g. Kubernetes.
+     */
+    WORKER_METRICS_HOST: z.union([z.ipv4(), z.ipv6()], { error: 'must be an IP address, e.g. 127.0.0.1 or 0.0.0.0' }).default('127.0.0.1'),
     /** Jobs each worker process runs at once, per queue. */
     WORKER_CONCURRENCY: intEnv(50, 1, 1000),
     /** Base delays of the jittered exponential retries, per queue. */

@@ -4,7 +4,8 @@ import type { WorkerDeps } from '../queue-declaration';
 import { checkDependencies } from './dependency-health';
 
 /**
- * The worker's own small HTTP server on WORKER_METRICS_PORT: `GET /health` (no token;
+ * The worker's own small HTTP server on WORKER_METRICS_HOST:WORKER_METRICS_PORT (this
+ * machine only, by default): `GET /health` (no token;
  * 200 when Redis and PostgreSQL answer, else 503 naming the one that does not) for
  * container health checks, and `GET /metrics` for Prometheus (404 without METRICS_TOKEN,
  * 401 without that bearer token). Resolves once listening; rejects when it cannot listen.
@@ -50,7 +51,7 @@ export async function startWorkerHttpServer(
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(deps.config.WORKER_METRICS_PORT, () => {
+    server.listen(deps.config.WORKER_METRICS_PORT, deps.config.WORKER_METRICS_HOST, () => {
       server.off('error', reject);
       resolve();
     });
