@@ -44,6 +44,8 @@ describe('places and erasure', () => {
       db: worker.deps.db,
       queues: worker.deps.queues,
       logger: worker.deps.logger,
+      redis: worker.deps.connection,
+      redisKeyPrefix: worker.config.REDIS_KEY_PREFIX,
       retentionMonths: 24,
       noticeDays: 30,
       analyticsRetentionMonths: 13,

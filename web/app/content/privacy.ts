@@ -8,7 +8,7 @@ import type { ArticleSection, PageMeta } from './types';
  * day as "Ultimo aggiornamento": the date follows the text.
  */
 export const PRIVACY_NOTICE_VERSIONS: readonly { effective: `${number}-${number}-${number}`; fingerprint: string }[] = [
-  { effective: '2026-11-27', fingerprint: '3f59830022a74a8d' },
+  { effective: '2026-11-27', fingerprint: '1b73a96e742a7c5c' },
 ];
 
 /** The values of the configuration the notice states. */
@@ -122,7 +122,8 @@ export function privacyPolicy(
       ],
       bullets: [
         `Dati della richiesta (nome, cognome, email, cellulare e stato delle consegne): ${retention.leadMonths} mesi dalla richiesta, poi vengono cancellati o anonimizzati in modo irreversibile. Prima della cancellazione ti avvisiamo.`,
-        `Dati statistici di navigazione: ${retention.analyticsMonths} mesi, poi vengono cancellati o aggregati in forma anonima.`,
+        `Dati statistici di navigazione: ${retention.analyticsMonths} mesi, poi vengono cancellati, insieme ai riepiloghi giornalieri che ne ricaviamo.`,
+        `Richieste sui tuoi diritti (accesso, rettifica, portabilità): la richiesta e la nostra risposta per ${retention.leadMonths} mesi dalla risposta. Di una richiesta di cancellazione conserviamo soltanto la data e l'esito, senza il tuo indirizzo, come prova della cancellazione.`,
         'Prova del consenso: per tutto il tempo necessario a dimostrare che il consenso è stato raccolto correttamente, ad esempio in caso di contestazioni o di verifiche da parte delle autorità. Quando i tuoi dati vengono cancellati ne conserviamo soltanto data, versione del testo accettato e un’impronta non leggibile del tuo indirizzo email.',
         `Link di download della guida: scade dopo ${days(retention.linkDays)} dall'invio e da quel momento non permette più di scaricare il file.`,
         `Scelta sui cookie: resta valida per 6 mesi; trascorso questo periodo ti chiediamo di nuovo le tue preferenze. La registrazione della scelta, che ci serve a dimostrarla, è conservata per ${retention.analyticsMonths} mesi.`,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { erasureDateOf, gdprEmails } from '@guida/shared/gdpr-server-texts';
+import { analyticsDeadLettersKey } from '@guida/shared/jobs/analytics-stream';
 import { emailHash } from '@guida/shared/server/personal-data-hash';
 import { insertLead } from '@guida/testing/lead-fixture';
 import { startSmtpCapture, type SmtpCapture } from '@guida/testing/smtp-capture';
@@ -18,6 +19,8 @@ beforeAll(async () => {
     db: worker.db,
     queues: worker.deps.queues,
     logger: worker.deps.logger,
+    redis: worker.deps.connection,
+    redisKeyPrefix: worker.config.REDIS_KEY_PREFIX,
     retentionMonths: 24,
     noticeDays: 30,
     analyticsRetentionMonths: 13,
@@ -133,4 +136,45 @@ describe('retention', () => {
     const createdDelivery = await worker.db('crm_deliveries').where({ id: old.crmDeliveryId }).first();
     expect(createdDelivery).toMatchObject({ lead_id: null, subject_lead_id: old.leadId });
   });
+
+  it('forgets what no other rule reached: old funnel days and dead letters, old audit entries and answered data requests', async () => {
+    const start = new Date();
+    const deadLetters = analyticsDeadLettersKey(worker.config.REDIS_KEY_PREFIX);
+    const letter = (at: Date) => JSON.stringify({ at: at.toISOString(), entryId: '1-0', reason: 'prova', raw: '{}' });
+    await worker.deps.connection.del(deadLetters);
+    // Newest first, as the consumer pushes them.
+    await worker.deps.connection.rpush(deadLetters, letter(later(start, 2)), letter(start));
+    const today = start.toISOString().slice(0, 10);
+    const recentDay = later(start, 2).toISOString().slice(0, 10);
+    for (const day of [today, recentDay]) {
+      await worker.db('funnel_daily').insert({ day, landing_path: '/', utm_source: '(direct)', landing: 1, form_view: 1, form_start: 0, form_submit: 0, success: 0 });
+      await worker.db('funnel_daily_days').insert({ day });
+    }
+    const [audited] = await worker.db('admin_audit_log').insert({ username: 'admin', action: 'login_success' }).returning('id');
+    const answered = await worker.db('gdpr_data_requests')
+      .insert([
+        { email: 'accesso@example.it', request_type: 'access', status: 'completed', completed_at: worker.db.fn.now() },
+        { email: 'rettifica@example.it', request_type: 'rectification', status: 'rejected', completed_at: worker.db.fn.now() },
+        { request_type: 'deletion', status: 'completed', erased_at: worker.db.fn.now(), completed_at: worker.db.fn.now() },
+        { email: 'aperta@example.it', request_type: 'access', status: 'confirmed' },
+      ])
+      .returning<{ id: number; request_type: string; status: string }[]>(['id', 'request_type', 'status']);
+
+    // Thirteen months and a day later: the analytics period is over for today's rows only.
+    const analyticsRun = await applyRetention(later(start, 13, 1));
+    expect(analyticsRun).toMatchObject({ funnelDays: 1, deadLetters: 1, auditLog: 0, answeredRequests: 0 });
+    expect(await worker.db('funnel_daily').pluck('day')).toHaveLength(1);
+    expect(await worker.db('funnel_daily_days').where('day', today)).toEqual([]);
+    expect((await worker.deps.connection.lrange(deadLetters, 0, -1)).map((raw) => JSON.parse(raw).at)).toEqual([later(start, 2).toISOString()]);
+    expect(await worker.db('admin_audit_log').where({ id: audited.id }).first()).toBeDefined();
+
+    // Twenty-four months and a day: the leads' period is over; so are the audit entry and the
+    // answered requests but the deletion (the proof of an erasure) and the one still open.
+    const leadRun = await applyRetention(later(start, 24, 1));
+    expect(leadRun).toMatchObject({ auditLog: 1, answeredRequests: 2 });
+    expect(await worker.db('admin_audit_log').where({ id: audited.id }).first()).toBeUndefined();
+    const left = await worker.db('gdpr_data_requests').whereIn('id', answered.map((request) => request.id)).pluck('request_type');
+    expect(left.sort()).toEqual(['access', 'deletion']);
+  });
 });
+

@@ -1,4 +1,6 @@
+import type { Redis } from 'ioredis';
 import type { Knex } from 'knex';
+import { analyticsDeadLettersKey, type AnalyticsDeadLetter } from '@guida/shared/jobs/analytics-stream';
 import { sendEmailJob } from '@guida/shared/jobs/email';
 import type { JobQueues } from '@guida/shared/server/job-queues';
 import type { Logger } from '@guida/shared/server/logger';
@@ -8,6 +10,9 @@ export interface RetentionDeps {
   db: Knex;
   queues: JobQueues;
   logger: Logger;
+  /** Where the analytics dead letters are kept (Redis, under the deployment's key prefix). */
+  redis: Redis;
+  redisKeyPrefix: string;
   retentionMonths: number;
   noticeDays: number;
   analyticsRetentionMonths: number;
@@ -43,7 +48,12 @@ const DELETION_REQUESTER_DAYS = 7;
  * 3. analytics rows and cookie choices older than ANALYTICS_RETENTION_MONTHS are deleted,
  *    a small batch per statement (DELETE ... WHERE id IN (SELECT id ... LIMIT n)), so the
  *    tables are never locked for long and ingest goes on meanwhile;
- * 4. expired exports, unconfirmed requests and the last addresses of done deletions go.
+ * 4. expired exports, unconfirmed requests and the last addresses of done deletions go;
+ * 5. what no rule above reached and nothing needs forever goes too: the daily funnel
+ *    rollup and the analytics dead letters after ANALYTICS_RETENTION_MONTHS, like the rows
+ *    they come from; the audit log, and answered data requests other than deletions
+ *    (their exports and emails with them), after RETENTION_MONTHS, like the leads they
+ *    concern. A deletion request stays, without its address: the proof of an erasure.
  */
 export function createApplyRetention(deps: RetentionDeps) {
   const { db, logger } = deps;
@@ -141,8 +151,39 @@ export function createApplyRetention(deps: RetentionDeps) {
       .where('completed_at', '<', db.raw('?::timestamptz - make_interval(days => ?)', [now, DELETION_REQUESTER_DAYS]))
       .pluck<number[]>('id');
     for (const id of requesters) await forgetDeletionRequester(db, id);
-    const outbox = await deleteInBatches('outbox_messages', 'created_at', (await cutoffs(now)).erase_before);
-    return { exports, unconfirmed, requesters: requesters.length, outbox };
+    const { erase_before: eraseBefore, analytics_before: analyticsBefore } = await cutoffs(now);
+    const outbox = await deleteInBatches('outbox_messages', 'created_at', eraseBefore);
+    const auditLog = await deleteInBatches('admin_audit_log', 'created_at', eraseBefore);
+    const answeredRequests = await db('gdpr_data_requests')
+      .whereNot({ request_type: 'deletion' })
+      .whereIn('status', ['completed', 'rejected'])
+      .where('completed_at', '<', eraseBefore)
+      .delete();
+    // The rollup's days go with their rows: a report then says "not aggregated", not "nobody came".
+    const funnelDays = await db('funnel_daily').where('day', '<', analyticsBefore).delete();
+    await db('funnel_daily_days').where('day', '<', analyticsBefore).delete();
+    const deadLetters = await dropOldDeadLetters(analyticsBefore);
+    return { exports, unconfirmed, requesters: requesters.length, outbox, auditLog, answeredRequests, funnelDays, deadLetters };
+  }
+
+  /** The dead letters (a short Redis list, newest first) set aside before `before`. */
+  async function dropOldDeadLetters(before: Date) {
+    const key = analyticsDeadLettersKey(deps.redisKeyPrefix);
+    const letters = await deps.redis.lrange(key, 0, -1);
+    const kept = letters.filter((letter) => {
+      try {
+        return Date.parse((JSON.parse(letter) as AnalyticsDeadLetter).at) >= before.getTime();
+      } catch {
+        return false;
+      }
+    });
+    if (kept.length === letters.length) return 0;
+    // Oldest last, as the consumer pushes them; entries set aside meanwhile are lost at most
+    // to this run's rewrite, which takes a few milliseconds once an hour.
+    const rewrite = deps.redis.multi().del(key);
+    if (kept.length > 0) rewrite.rpush(key, ...kept);
+    await rewrite.exec();
+    return letters.length - kept.length;
   }
 
   return async function applyRetention(now: Date = new Date()) {

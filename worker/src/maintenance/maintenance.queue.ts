@@ -29,7 +29,7 @@ export const maintenanceQueue: QueueDeclaration = {
     { job: applyRetentionJob, everyMs: config.RETENTION_INTERVAL_MS },
     { job: rollUpFunnelJob, everyMs: FUNNEL_ROLLUP_INTERVAL_MS },
   ],
-  processor: ({ config, db, queues, logger, claimTimeouts, now }) => {
+  processor: ({ config, db, queues, logger, claimTimeouts, now, connection }) => {
     const smsBudget = { limits: smsBudgetLimits(config), now };
     const run: Record<string, () => Promise<unknown>> = {
       [sweepPendingDeliveriesJob.name]: createSweepPendingDeliveries({
@@ -57,6 +57,8 @@ export const maintenanceQueue: QueueDeclaration = {
         db,
         queues,
         logger,
+        redis: connection,
+        redisKeyPrefix: config.REDIS_KEY_PREFIX,
         retentionMonths: config.RETENTION_MONTHS,
         noticeDays: config.RETENTION_NOTICE_DAYS,
         analyticsRetentionMonths: config.ANALYTICS_RETENTION_MONTHS,
