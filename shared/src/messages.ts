@@ -89,6 +89,21 @@ export const formErrorPage = {
   back: 'Torna al modulo',
 } as const;
 
+/**
+ * Why the guide's link goes by email: the SMS failed; it is late (held by a budget past
+ * SMS_HELD_EMAIL_AFTER_MINUTES: it still goes later, unless the guide is downloaded from
+ * this link first); or the phone had just received the guide for a request with another
+ * email address (it may have been this visitor's phone, claimed first by someone else).
+ */
+export type GuideEmailReason = 'failed' | 'delayed' | 'phone-served';
+const GUIDE_EMAIL_OPENINGS: Record<GuideEmailReason, string> = {
+  failed: 'non siamo riusciti a consegnarti il link della guida via SMS, quindi te lo inviamo qui.',
+  delayed:
+    "l'SMS con il link della guida è in ritardo, quindi te lo inviamo anche qui. Se scarichi la guida da questo link, l'SMS non ti verrà più inviato.",
+  'phone-served':
+    "il numero di cellulare che hai indicato ha già ricevuto la guida via SMS nelle ultime 24 ore, per un'altra richiesta: per questo il tuo link personale te lo inviamo qui.",
+};
+
 export const guideDelivery = {
   /** SMS with the personal link; `name` passed greetingName and is reduced to GSM-7 characters. */
   smsWithName: (name: string, link: string, validDays: number) =>
@@ -96,18 +111,12 @@ export const guideDelivery = {
   smsWithoutName: (link: string, validDays: number) =>
     `Ecco la tua guida gratuita: ${link} (link valido ${validDays} giorni)`,
   emailSubject: 'La tua guida gratuita',
-  /**
-   * `name` is greetingName's answer: null greets without a name. `why`: the SMS failed, or
-   * it is delayed (held by a budget past SMS_HELD_EMAIL_AFTER_MINUTES; it still goes later,
-   * unless the guide is downloaded from this link first).
-   */
-  emailText: (name: string | null, link: string, validDays: number, why: 'failed' | 'delayed') =>
+  /** `name` is greetingName's answer: null greets without a name. */
+  emailText: (name: string | null, link: string, validDays: number, why: GuideEmailReason) =>
     [
       name ? `Ciao ${name},` : 'Ciao,',
       '',
-      why === 'delayed'
-        ? "l'SMS con il link della guida è in ritardo, quindi te lo inviamo anche qui. Se scarichi la guida da questo link, l'SMS non ti verrà più inviato."
-        : 'non siamo riusciti a consegnarti il link della guida via SMS, quindi te lo inviamo qui.',
+      GUIDE_EMAIL_OPENINGS[why],
       '',
       `Scarica la tua guida gratuita: ${link}`,
       `Il link è personale e resta valido per ${validDays} giorni.`,

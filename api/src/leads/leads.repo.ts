@@ -8,6 +8,7 @@ import {
   touchColumns,
 } from '@guida/shared/attribution-rules';
 import type { EbookRequest } from '@guida/shared/schemas/lead';
+import { GUIDE_LINK_EMAIL } from '@guida/shared/jobs/email';
 import { preparedStatement } from '@guida/shared/server/prepared-statement';
 import { marketingChoiceSql } from '../consent';
 import { lockOfferAndReadPlaces } from '../offer';
@@ -53,6 +54,11 @@ export interface InsertLeadResult {
   crmDeliveryId: number;
   /** The lead that opened this phone's 24-hour window; null when this lead opened it. */
   repeatOf: number | null;
+  /**
+   * A repeat whose window another address opened gets its link by email: the phone may be
+   * this visitor's, claimed first by someone else (whose SMS it received, with their name).
+   */
+  emailMessageId: number | null;
 }
 
 /**
@@ -64,7 +70,9 @@ export interface InsertLeadResult {
  * Every submission is stored (decision 029). The claim CTE takes each phone's 24-hour
  * window: a new phone, or one whose window expired, gets this lead as the window's
  * lead; while a window is open the row keeps its lead, and this lead becomes a repeat of
- * it (`repeat_of`: no SMS, no link of its own). The conflict branch always updates (to
+ * it (`repeat_of`: no SMS, no link of its own, unless the window's lead gave another email
+ * address: then its link goes by email, since someone else may have claimed this visitor's
+ * phone first; once per address and window, decision 054). The conflict branch always updates (to
  * the same values while the window is open) so that RETURNING gives the window's lead
  * in both cases; ON CONFLICT waits for concurrent statements claiming the same phone,
  * so two parallel requests can never both open a window (and both get an SMS); claiming
@@ -96,6 +104,7 @@ const insertLeadsStatement = preparedStatement<{
   lead_id: number;
   crm_delivery_id: number;
   repeat_of: number | null;
+  email_message_id: number | null;
 }>(
   'insert-leads',
   `
@@ -160,18 +169,30 @@ consents AS (
 sms AS (
   INSERT INTO sms_messages (lead_id) SELECT id FROM lead WHERE repeat_of IS NULL
 ),
+claimed_by_another AS (
+  SELECT lead.id FROM lead JOIN ebook_requests first ON first.id = lead.repeat_of
+  WHERE lower(first.email) <> lower(lead.email)
+    AND NOT EXISTS (
+      SELECT 1 FROM ebook_requests earlier
+      WHERE earlier.repeat_of = lead.repeat_of AND lower(earlier.email) = lower(lead.email)
+    )
+),
 link AS (
   INSERT INTO download_tokens (lead_id, expires_at)
   SELECT lead.id, now() + make_interval(days => i.ttl_days)
   FROM lead JOIN input i USING (telefono)
-  WHERE lead.repeat_of IS NULL
+  WHERE lead.repeat_of IS NULL OR lead.id IN (SELECT id FROM claimed_by_another)
+),
+email AS (
+  INSERT INTO email_messages (lead_id, kind) SELECT id, '${GUIDE_LINK_EMAIL}' FROM claimed_by_another
+  RETURNING id, lead_id
 ),
 crm AS (
   INSERT INTO crm_deliveries (lead_id, event) SELECT id, 'lead.created' FROM lead
   RETURNING id, lead_id
 )
-SELECT lead.telefono, lead.id AS lead_id, crm.id AS crm_delivery_id, lead.repeat_of
-FROM lead JOIN crm ON crm.lead_id = lead.id
+SELECT lead.telefono, lead.id AS lead_id, crm.id AS crm_delivery_id, lead.repeat_of, email.id AS email_message_id
+FROM lead JOIN crm ON crm.lead_id = lead.id LEFT JOIN email ON email.lead_id = lead.id
 `,
 );
 
@@ -205,7 +226,7 @@ async function storeLeads(db: Knex, leads: NewLead[], offerStartsAt: Date | null
   return leads.map(({ request }) => {
     const row = byPhone.get(request.telefono);
     if (!row) throw new Error('a lead of the batch was not stored');
-    return { leadId: row.lead_id, crmDeliveryId: row.crm_delivery_id, repeatOf: row.repeat_of };
+    return { leadId: row.lead_id, crmDeliveryId: row.crm_delivery_id, repeatOf: row.repeat_of, emailMessageId: row.email_message_id };
   });
 }
 

@@ -279,6 +279,33 @@ describe('POST /api/ebook-request', () => {
     expect(await api.db('sms_messages').where({ lead_id: later.body.id }).first()).toMatchObject({ status: 'pending' });
   });
 
+  it('sends a repeat whose phone got the guide for another email address its own link by email, once', async () => {
+    const telefono = uniqueItalianMobile();
+    const first = await post(api, validLead({ telefono, email: 'primo@example.it' }));
+    const again = await post(api, validLead({ telefono, nome: 'Sara', email: 'Sara.Bianchi@example.it' }));
+    expect(again.status).toBe(201);
+    expect(again.body.redirectTo).toBe(first.body.redirectTo);
+
+    // Someone may have typed this visitor's number first: the SMS went to the phone with
+    // the other request's link, so this one's link goes to the address it gave.
+    const emails = await api.db('email_messages').where({ lead_id: again.body.id });
+    expect(emails).toEqual([expect.objectContaining({ kind: 'guide-link', status: 'pending' })]);
+    expect(await api.db('download_tokens').where({ lead_id: again.body.id }).first()).toBeDefined();
+    expect(await api.deps.queues.queue('email').getJob(`email-${emails[0]!.id}`)).toBeDefined();
+    expect(await api.db('sms_messages').where({ lead_id: again.body.id }).first()).toBeUndefined();
+    expect(await api.db('email_messages').where({ lead_id: first.body.id }).first()).toBeUndefined();
+
+    // The same address again (any case) is the same visitor: the phone has its link already.
+    const same = await post(api, validLead({ telefono, email: 'PRIMO@example.it' }));
+    expect(same.status).toBe(201);
+    expect(await api.db('email_messages').where({ lead_id: same.body.id }).first()).toBeUndefined();
+    expect(await api.db('download_tokens').where({ lead_id: same.body.id }).first()).toBeUndefined();
+    // Nor does the second address get a second email for this window.
+    const twice = await post(api, validLead({ telefono, email: 'sara.bianchi@example.it' }));
+    expect(twice.status).toBe(201);
+    expect(await api.db('email_messages').where({ lead_id: twice.body.id }).first()).toBeUndefined();
+  });
+
   it('stores every one of many parallel requests of one phone, with one SMS between them', async () => {
     const telefono = uniqueItalianMobile();
     // Five: the default per-phone hourly budget.

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { deliverToCrmJob } from '@guida/shared/jobs/crm';
+import { sendEmailJob } from '@guida/shared/jobs/email';
 import { sendGuideSmsJob } from '@guida/shared/jobs/sms';
 import { CONSENT_TEXTS } from '@guida/shared/consent-texts';
 import { thankYouPathFor } from '@guida/shared/lead-rules';
@@ -37,7 +38,7 @@ export async function createLead(
   request: EbookRequest,
   origin: { ipAddress: string | null; userAgent: string | null },
 ): Promise<CreatedLead> {
-  const { leadId, crmDeliveryId, repeatOf } = await deps.insertLead({
+  const { leadId, crmDeliveryId, repeatOf, emailMessageId } = await deps.insertLead({
     request,
     ...origin,
     consentVersion: CONSENT_TEXTS.privacy.version,
@@ -52,6 +53,7 @@ export async function createLead(
   // enqueues every pending delivery that has no job).
   const enqueued = await Promise.allSettled([
     ...(repeatOf === null ? [deps.queues.enqueue(sendGuideSmsJob, { leadId })] : []),
+    ...(emailMessageId === null ? [] : [deps.queues.enqueue(sendEmailJob, { emailMessageId })]),
     deps.queues.enqueue(deliverToCrmJob, { leadId, deliveryId: crmDeliveryId, event: 'lead.created' }),
   ]);
   for (const outcome of enqueued) {
@@ -63,6 +65,6 @@ export async function createLead(
     }
   }
   if (repeatOf === null) deps.logger.info({ leadId }, 'lead stored');
-  else deps.logger.info({ leadId, repeatOf }, 'lead stored: a repeat within 24 h, no SMS');
+  else deps.logger.info({ leadId, repeatOf, linkByEmail: emailMessageId !== null }, 'lead stored: a repeat within 24 h, no SMS');
   return { id: leadId, redirectTo: thankYouPathFor(request.telefono, request.landingPath) };
 }

@@ -59,6 +59,16 @@ describe('the guide link by email', () => {
     expect(delayed!.text).toContain("l'SMS con il link della guida è in ritardo, quindi te lo inviamo anche qui");
     expect(delayed!.text).toContain('https://guida.example.it/g/');
   });
+
+  it('says why it comes by email to a repeat that has no SMS of its own: the phone got the guide for another request', async () => {
+    const lead = await insertLead(database.db, { nome: 'Carla' });
+    await database.db('sms_messages').where({ lead_id: lead.leadId }).delete();
+    const [row] = await database.db('email_messages').insert({ kind: 'guide-link', lead_id: lead.leadId }).returning<{ id: number }[]>('id');
+    const email = await composeEmail(database.db, (await loadEmailContext(database.db, row!.id))!, settings);
+    expect(email!.text).toContain('ha già ricevuto la guida via SMS nelle ultime 24 ore');
+    expect(email!.text).not.toContain('non siamo riusciti');
+    expect(email!.text).toContain('https://guida.example.it/g/');
+  });
 });
 
 describe('data-rights emails carry none of the requester’s text', () => {

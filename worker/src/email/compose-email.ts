@@ -43,7 +43,7 @@ const LEAD_EMAIL_TEXTS: {
         greetingName(message.nome),
         guideLinkUrl(settings.publicBaseUrl, token),
         daysLeft(message.expires_at),
-        message.sms_status === SMS_HELD ? 'delayed' : 'failed',
+        message.sms_status === null ? 'phone-served' : message.sms_status === SMS_HELD ? 'delayed' : 'failed',
       ),
     };
   },
