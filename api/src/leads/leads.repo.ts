@@ -72,7 +72,7 @@ export interface InsertLeadResult {
  * lead; while a window is open the row keeps its lead, and this lead becomes a repeat of
  * it (`repeat_of`: no SMS, no link of its own, unless the window's lead gave another email
  * address: then its link goes by email, since someone else may have claimed this visitor's
- * phone first; once per address and window, decision 054). The conflict branch always updates (to
+ * phone first; once per address and window, decision 055). The conflict branch always updates (to
  * the same values while the window is open) so that RETURNING gives the window's lead
  * in both cases; ON CONFLICT waits for concurrent statements claiming the same phone,
  * so two parallel requests can never both open a window (and both get an SMS); claiming
