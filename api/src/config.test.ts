@@ -99,12 +99,32 @@ describe('API configuration', () => {
     });
 
     it('takes a hop count, or addresses, CIDR ranges and named ranges', () => {
-      const trusted = (value: string) => parseEnv(apiEnvSchema, { ...production, TRUST_PROXY: value }).TRUST_PROXY;
+      const trusted = (value: string) => parseEnv(apiEnvSchema, { ...production, TRUST_PROXY: value, BEHIND_LOCAL_PROXY: 'true' }).TRUST_PROXY;
       expect(trusted('1')).toBe(1);
       expect(trusted('0')).toBe(0);
       expect(trusted('loopback')).toBe('loopback');
       expect(trusted('10.0.0.0/8, 173.245.48.0/20,2400:cb00::/32')).toBe('10.0.0.0/8, 173.245.48.0/20,2400:cb00::/32');
       expect(trusted('loopback,203.0.113.7')).toBe('loopback,203.0.113.7');
+    });
+
+    it('refuses loopback in production unless a proxy on this machine is declared (BEHIND_LOCAL_PROXY)', () => {
+      expect(problems({ ...production, TRUST_PROXY: 'loopback' })).toEqual([
+        expect.stringMatching(/^TRUST_PROXY: loopback trusts only a proxy on this machine/),
+      ]);
+      expect(problems({ ...production, TRUST_PROXY: '127.0.0.1,10.0.0.0/8' })).toHaveLength(1);
+      expect(problems({ ...production, TRUST_PROXY: 'loopback', BEHIND_LOCAL_PROXY: 'true' })).toEqual([]);
+      expect(problems({ ...production, TRUST_PROXY: '1' })).toEqual([]);
+      expect(problems({ ...base, TRUST_PROXY: 'loopback' })).toEqual([]);
+      expect(problems({ ...production, TRUST_PROXY: '1', BEHIND_LOCAL_PROXY: 'forse' })).toEqual([
+        expect.stringMatching(/^BEHIND_LOCAL_PROXY: must be true or false/),
+      ]);
+    });
+
+    it('refuses ranges that trust (nearly) every address, as true does', () => {
+      for (const wide of ['0.0.0.0/0', '::/0', '10.0.0.0/8,0.0.0.0/1', '2000::/3']) {
+        expect(problems({ ...production, TRUST_PROXY: wide }), wide).toEqual([expect.stringMatching(/^TRUST_PROXY: .* trusts \(nearly\) every address/)]);
+      }
+      expect(problems({ ...production, TRUST_PROXY: '10.0.0.0/8,2400:cb00::/32' })).toEqual([]);
     });
 
     it('refuses true (every client could pick its own address) and anything unreadable', () => {

@@ -27,6 +27,22 @@ function isAddressOrCidr(item: string): boolean {
 }
 
 /**
+ * The narrowest a trusted range may be: a wider one (0.0.0.0/0, ::/0, half the internet)
+ * trusts clients themselves, as `true` does. A provider's ranges (Cloudflare's are /12 to
+ * /22 and /29 to /32) are far narrower.
+ */
+const WIDEST_TRUSTED_PREFIX = { 4: 8, 6: 16 } as const;
+const isTooWide = (item: string) => {
+  const [address = '', prefix] = item.split('/');
+  const version = isIP(address) as 0 | 4 | 6;
+  return version !== 0 && prefix !== undefined && Number(prefix) < WIDEST_TRUSTED_PREFIX[version];
+};
+
+/** Whether the value trusts a proxy on this machine only by naming loopback (the .env.example value). */
+const trustsLoopback = (value: unknown) =>
+  typeof value === 'string' && value.split(',').some((item) => ['loopback', '127.0.0.1', '::1'].includes(item.trim()) || item.trim().startsWith('127.'));
+
+/**
  * A hop count (the number of proxies in front of the API), or a comma-separated list of
  * proxy addresses, CIDR ranges and express's named ranges. Never `true`: it trusts any
  * X-Forwarded-For, so every client could name its own address and escape every limit.
@@ -49,6 +65,14 @@ const trustProxyEnv = z
         code: 'custom',
         message: 'must be a hop count (e.g. 1) or a comma-separated list of addresses, CIDR ranges, loopback, linklocal, uniquelocal',
       });
+      return;
+    }
+    const tooWide = items.filter(isTooWide);
+    if (tooWide.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `${tooWide.join(', ')} trusts (nearly) every address, as true does: name the proxies' own, narrower ranges`,
+      });
     }
   })
   .transform((value): number | string => (/^\d+$/.test(value) ? Number(value) : value));
@@ -58,12 +82,25 @@ const trustProxyEnv = z
  * bucket for everybody) unless the proxy in front is named; a production deployment must
  * say which one it has (README, "Behind a proxy").
  */
-function requireTrustProxyInProduction(value: { NODE_ENV: string; TRUST_PROXY?: unknown }, ctx: z.RefinementCtx) {
-  if (value.NODE_ENV === 'production' && value.TRUST_PROXY === undefined) {
+function requireTrustProxyInProduction(
+  value: { NODE_ENV: string; TRUST_PROXY?: unknown; BEHIND_LOCAL_PROXY: boolean },
+  ctx: z.RefinementCtx,
+) {
+  if (value.NODE_ENV !== 'production') return;
+  if (value.TRUST_PROXY === undefined) {
     ctx.addIssue({
       code: 'custom',
       path: ['TRUST_PROXY'],
       message: 'required in production: the number of proxies in front of the API (e.g. 1) or their addresses/CIDR ranges',
+    });
+  } else if (trustsLoopback(value.TRUST_PROXY) && !value.BEHIND_LOCAL_PROXY) {
+    // `loopback` is .env.example's value, right for npm start and nginx on the same host,
+    // wrong behind a platform's router: every visitor would then share one rate-limit bucket.
+    ctx.addIssue({
+      code: 'custom',
+      path: ['TRUST_PROXY'],
+      message:
+        'loopback trusts only a proxy on this machine: name the proxy in front (e.g. 1 behind Render or Heroku), or set BEHIND_LOCAL_PROXY=true when nginx or Caddy on this host forwards to the API',
     });
   }
 }
@@ -120,6 +157,8 @@ export const apiEnvSchema = z
      * Required in production (see requireTrustProxyInProduction); `loopback` elsewhere.
      */
     TRUST_PROXY: trustProxyEnv.optional(),
+    /** Says that a reverse proxy on this machine forwards to the API: only then may production trust loopback. */
+    BEHIND_LOCAL_PROXY: z.stringbool({ error: 'must be true or false' }).default(false),
     /** Read only to tell the admin whether leads reach a CRM (the worker delivers them). */
     CRM_WEBHOOK_URL: httpUrl.optional(),
     GUIDES_DIR: z.string().min(1).default('guides/dist'),

@@ -186,6 +186,8 @@ describe('a production install without dev dependencies', () => {
       PORT: String(port),
       PUBLIC_BASE_URL: 'https://guida.example',
       TRUST_PROXY: 'loopback',
+      // The test's requests reach the API from this machine, as nginx on the same host would.
+      BEHIND_LOCAL_PROXY: 'true',
       REDIS_URL: testRedisUrl(),
       REDIS_KEY_PREFIX: prefix,
       SESSION_SECRET: 'production-install-session-secret-0123',
