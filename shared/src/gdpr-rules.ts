@@ -21,6 +21,9 @@ export const GDPR_REQUEST_TYPE_LABELS: Record<GdprRequestType, string> = {
 export const GDPR_REQUEST_STATUSES = ['pending', 'confirmed', 'processing', 'completed', 'rejected'] as const;
 export type GdprRequestStatus = (typeof GDPR_REQUEST_STATUSES)[number];
 
+/** A request whose emailed confirmation link was not followed yet. */
+export const GDPR_REQUEST_UNCONFIRMED: GdprRequestStatus = 'pending';
+
 export const GDPR_REQUEST_STATUS_LABELS: Record<GdprRequestStatus, string> = {
   pending: 'In attesa di conferma',
   confirmed: 'Confermata, da gestire',

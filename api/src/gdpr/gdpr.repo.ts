@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { insertEmail } from '@guida/shared/deliveries/email-deliveries';
-import type { GdprRequestStatus, GdprRequestType } from '@guida/shared/gdpr-rules';
+import { GDPR_REQUEST_UNCONFIRMED, type GdprRequestStatus, type GdprRequestType } from '@guida/shared/gdpr-rules';
 import type { GdprRequest } from '@guida/shared/schemas/gdpr';
 import { emailHash } from '@guida/shared/server/personal-data-hash';
 
@@ -46,7 +46,7 @@ export function findRequestByConfirmToken(db: Knex, tokenHash: string) {
 /** pending → confirmed, while the link is valid; false when it was not pending any more. */
 export async function confirmDataRequest(db: Knex, id: number) {
   const updated = await db('gdpr_data_requests')
-    .where({ id, status: 'pending' })
+    .where({ id, status: GDPR_REQUEST_UNCONFIRMED })
     .where('confirm_expires_at', '>', db.fn.now())
     .update({ status: 'confirmed', confirmed_at: db.fn.now() });
   return updated > 0;

@@ -1,7 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import { gdprMessages } from '@guida/shared/gdpr-messages';
 import { gdprPages as pages } from '@guida/shared/gdpr-server-texts';
-import { GDPR_REQUEST_TYPE_LABELS } from '@guida/shared/gdpr-rules';
+import { GDPR_REQUEST_TYPE_LABELS, GDPR_REQUEST_UNCONFIRMED } from '@guida/shared/gdpr-rules';
 import { HONEYPOT_FIELD } from '@guida/shared/lead-rules';
 import { apiMessages } from '@guida/shared/messages';
 import { gdprRequestSchema } from '@guida/shared/schemas/gdpr';
@@ -100,7 +100,7 @@ export function gdprRouter(deps: ApiDeps) {
       invalidLink(res);
       return null;
     }
-    if (request.status !== 'pending') {
+    if (request.status !== GDPR_REQUEST_UNCONFIRMED) {
       sendHtmlPage(res, 200, {
         title: pages.confirmedTitle,
         paragraphs: [pages.alreadyConfirmedText],

@@ -1,4 +1,5 @@
 import { AggregatorRegistry, Counter, Histogram, collectDefaultMetrics, type PrometheusContentType } from 'prom-client';
+import { SMS_DELIVERED } from '@guida/shared/deliveries/delivery-statuses';
 import { SMS_LATENCY_BUCKETS } from '@guida/shared/server/metrics-access';
 import { shareMetricsWithClusterPrimary } from './cluster-metrics';
 
@@ -45,7 +46,7 @@ export function createApiMetrics() {
     /** A provider report that changed an SMS; `delivered` ones also time the whole path. */
     smsReported(status: string, secondsSinceLead: number) {
       smsReports.inc({ status });
-      if (status === 'delivered') leadToDelivered.observe(secondsSinceLead);
+      if (status === SMS_DELIVERED) leadToDelivered.observe(secondsSinceLead);
     },
   };
 }

@@ -110,6 +110,17 @@ export const SMS_HANDED_OVER: readonly SmsStatus[] = ['sent', 'delivered'];
 /** The phone reported the SMS received (the provider's status callback). */
 export const SMS_DELIVERED: SmsStatus = 'delivered';
 
+/** CRM posts by outcome, for the admin's overview and the alerts. */
+export const CRM_DELIVERED: DeliveryStatus = CRM_TRANSITIONS.recordDelivered.to;
+export const CRM_RETRYING: DeliveryStatus = CRM_TRANSITIONS.recordRetry.to;
+export const CRM_FAILED: DeliveryStatus = CRM_TRANSITIONS.recordFailure.to;
+export const CRM_SKIPPED: DeliveryStatus = CRM_TRANSITIONS.skip.to;
+/** The CRM did not take the post (yet): retrying or given up. */
+export const CRM_NOT_TAKEN: readonly DeliveryStatus[] = [CRM_RETRYING, CRM_FAILED];
+
+/** The status an SMS (re)starts its wait in: a new lead's, or one sent again. */
+export const SMS_WAITING: SmsStatus = SMS_TRANSITIONS.reopen.to;
+
 /** Statuses after which the guide link goes by email instead. */
 export const SMS_FAILED_STATUSES: readonly SmsStatus[] = ['undelivered', 'failed'];
 

@@ -8,6 +8,7 @@ import {
   analyticsStreamKey,
   type AnalyticsDeadLetter,
 } from '@guida/shared/jobs/analytics-stream';
+import { CRM_SKIPPED } from '@guida/shared/deliveries/delivery-statuses';
 import { JOB_RETENTION, QUEUE_NAMES, type QueueName } from '@guida/shared/jobs/definition';
 import type { QueueStats } from '@guida/shared/schemas/admin';
 import type { JobQueues } from '@guida/shared/server/job-queues';
@@ -23,7 +24,7 @@ const secondsSince = (timestamp: number, now: number) => Math.max(0, Math.round(
  */
 async function skippedCrmDeliveries(db: Knex) {
   const row = await db('crm_deliveries')
-    .where('status', 'skipped')
+    .where('status', CRM_SKIPPED)
     .andWhereRaw(`updated_at > now() - make_interval(secs => ?)`, [JOB_RETENTION.removeOnComplete.age])
     .count<{ count: string }[]>({ count: '*' })
     .first();

@@ -1,3 +1,5 @@
+import { SMS_WAITING } from '@guida/shared/deliveries/delivery-statuses';
+
 /**
  * When an SMS's wait began, as SQL over `sms_messages s JOIN ebook_requests l`: its lead's
  * request, or, for an SMS sent again (the admin's resend, a held SMS resumed or released),
@@ -6,5 +8,5 @@
  * promise from it.
  */
 export const SMS_WAIT_STARTED_SQL = `COALESCE(
-  (SELECT max(e.occurred_at) FROM sms_events e WHERE e.sms_message_id = s.id AND e.status = 'pending'),
+  (SELECT max(e.occurred_at) FROM sms_events e WHERE e.sms_message_id = s.id AND e.status = '${SMS_WAITING}'),
   l.created_at)`;

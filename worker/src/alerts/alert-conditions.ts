@@ -1,6 +1,12 @@
 import type { Knex } from 'knex';
 import type { AlertDetails, AlertKind } from '@guida/shared/alerts';
-import { SMS_FAILED_STATUSES, SMS_HANDED_OVER, SMS_TRANSITIONS } from '@guida/shared/deliveries/delivery-statuses';
+import {
+  CRM_DELIVERED,
+  CRM_NOT_TAKEN,
+  SMS_FAILED_STATUSES,
+  SMS_HANDED_OVER,
+  SMS_TRANSITIONS,
+} from '@guida/shared/deliveries/delivery-statuses';
 import { sqlList } from '@guida/shared/deliveries/delivery-table';
 import { smsBudgetOverview } from '@guida/shared/deliveries/sms-deliveries';
 import type { SmsBudgetLimits } from '@guida/shared/deliveries/sms-budget';
@@ -100,7 +106,7 @@ async function measureCrmFailing(
 ): Promise<Measurement<'crm_failing'>> {
   const latest = settings.crmConfigured
     ? await db('crm_deliveries')
-        .whereIn('status', ['delivered', 'retrying', 'failed'])
+        .whereIn('status', [CRM_DELIVERED, ...CRM_NOT_TAKEN])
         .orderBy('updated_at', 'desc')
         .first<{ status: string; response_status: number | null; updated_at: Date } | undefined>(
           'status',
@@ -108,7 +114,7 @@ async function measureCrmFailing(
           'updated_at',
         )
     : undefined;
-  const failing = latest !== undefined && latest.status !== 'delivered';
+  const failing = latest !== undefined && latest.status !== CRM_DELIVERED;
   const inactive = (failedDeliveries = 0) => ({
     active: false,
     details: {
@@ -126,8 +132,8 @@ async function measureCrmFailing(
   const { active_since: since } = await db('alert_conditions').where({ kind: 'crm_failing' }).first<{ active_since: Date }>();
   const { rows } = await db.raw<{ rows: { failed: number }[] }>(
     `SELECT count(*)::int AS failed FROM crm_deliveries
-     WHERE status IN ('retrying', 'failed')
-       AND updated_at > COALESCE((SELECT max(updated_at) FROM crm_deliveries WHERE status = 'delivered'), '-infinity')`,
+     WHERE status IN (${sqlList(CRM_NOT_TAKEN)})
+       AND updated_at > COALESCE((SELECT max(updated_at) FROM crm_deliveries WHERE status = '${CRM_DELIVERED}'), '-infinity')`,
   );
   const failingMinutes = Math.max(0, Math.floor((now.getTime() - since.getTime()) / 60_000));
   return {

@@ -12,6 +12,7 @@ import {
   recordCrmFailure,
   skipCrmDelivery,
 } from '@guida/shared/deliveries/crm-deliveries';
+import { CRM_DELIVERED } from '@guida/shared/deliveries/delivery-statuses';
 import type { WorkerMetrics } from '../metrics';
 import { crmDeletionPayload, crmPayload } from './crm-payload';
 import { loadLead } from './crm.repo';
@@ -69,7 +70,7 @@ export function createDeliverToCrm(deps: DeliverToCrmDeps) {
       const responseStatus = await postToCrm(deps.webhook, { id: deliveryId, event: delivery.event, body });
       await recordCrmDelivered(deps.db, deliveryId, { attempts, responseStatus });
       deps.logger.info({ leadId, deliveryId, attempts }, 'lead delivered to the CRM');
-      return 'delivered';
+      return CRM_DELIVERED;
     } catch (error) {
       const failure =
         error instanceof CrmDeliveryError ? error : new CrmDeliveryError((error as Error).message, false, null);

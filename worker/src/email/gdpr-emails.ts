@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { gdprEmails } from '@guida/shared/gdpr-server-texts';
-import { GDPR_REQUEST_TYPE_LABELS, gdprConfirmUrl, gdprExportUrl } from '@guida/shared/gdpr-rules';
+import { GDPR_REQUEST_TYPE_LABELS, GDPR_REQUEST_UNCONFIRMED, gdprConfirmUrl, gdprExportUrl } from '@guida/shared/gdpr-rules';
 import { newLinkToken } from '@guida/shared/server/personal-data-hash';
 import type { EmailContext } from './email.repo';
 import type { OutgoingEmail } from '../providers/mailer';
@@ -30,7 +30,7 @@ export async function composeGdprEmail(
     case 'gdpr-confirm': {
       const { token, hash } = newLinkToken();
       const updated = await db('gdpr_data_requests')
-        .where({ id, status: 'pending' })
+        .where({ id, status: GDPR_REQUEST_UNCONFIRMED })
         .update({
           confirm_token_hash: hash,
           confirm_expires_at: db.raw('now() + make_interval(hours => ?)', [settings.confirmLinkTtlHours]),

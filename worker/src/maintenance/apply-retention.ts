@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Knex } from 'knex';
 import { analyticsDeadLettersKey, type AnalyticsDeadLetter } from '@guida/shared/jobs/analytics-stream';
+import { GDPR_REQUEST_UNCONFIRMED } from '@guida/shared/gdpr-rules';
 import { sendEmailJob } from '@guida/shared/jobs/email';
 import type { JobQueues } from '@guida/shared/server/job-queues';
 import type { Logger } from '@guida/shared/server/logger';
@@ -141,7 +142,7 @@ export function createApplyRetention(deps: RetentionDeps) {
   async function housekeeping(now: Date) {
     const exports = await db('gdpr_exports').where('expires_at', '<', now).delete();
     const unconfirmed = await db('gdpr_data_requests')
-      .where({ status: 'pending' })
+      .where({ status: GDPR_REQUEST_UNCONFIRMED })
       .where('submitted_at', '<', db.raw('?::timestamptz - make_interval(days => ?)', [now, UNCONFIRMED_REQUEST_DAYS]))
       .delete();
     const requesters = await db('gdpr_data_requests')

@@ -1,6 +1,11 @@
 import type { Knex } from 'knex';
 import { insertCrmDeliveries } from '@guida/shared/deliveries/crm-deliveries';
-import type { GdprProcessAction, GdprRequestStatus, GdprRequestType } from '@guida/shared/gdpr-rules';
+import {
+  GDPR_REQUEST_UNCONFIRMED,
+  type GdprProcessAction,
+  type GdprRequestStatus,
+  type GdprRequestType,
+} from '@guida/shared/gdpr-rules';
 import type { ConsentHistory } from '@guida/shared/schemas/gdpr';
 import type { DataRequestList } from '@guida/shared/schemas/admin';
 import { emailHash } from '@guida/shared/server/personal-data-hash';
@@ -104,7 +109,7 @@ export async function startProcessing(
   if (row) return { ok: true, requestType: row.request_type };
   const existing = await db('gdpr_data_requests').where({ id }).first<{ status: GdprRequestStatus } | undefined>('status');
   if (!existing) return { ok: false, reason: 'not_found' };
-  return { ok: false, reason: existing.status === 'pending' ? 'not_confirmed' : 'already_handled' };
+  return { ok: false, reason: existing.status === GDPR_REQUEST_UNCONFIRMED ? 'not_confirmed' : 'already_handled' };
 }
 
 /** What proves the consents of an address, including pseudonymised proofs of erased leads. */

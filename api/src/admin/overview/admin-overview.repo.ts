@@ -1,7 +1,16 @@
 import type { Knex } from 'knex';
 import { OPERATOR_TIME_ZONE } from '@guida/shared/analytics-rules';
 import { HERO_EXPERIMENTS } from '@guida/shared/experiments';
-import { CRM_TRANSITIONS, SMS_FAILED_STATUSES, SMS_HELD } from '@guida/shared/deliveries/delivery-statuses';
+import {
+  CRM_DELIVERED,
+  CRM_FAILED,
+  CRM_NOT_TAKEN,
+  CRM_RETRYING,
+  CRM_SKIPPED,
+  CRM_TRANSITIONS,
+  SMS_FAILED_STATUSES,
+  SMS_HELD,
+} from '@guida/shared/deliveries/delivery-statuses';
 import { sqlList } from '@guida/shared/deliveries/delivery-table';
 import type { Overview } from '@guida/shared/schemas/admin';
 import { campaignSourceSql } from '@guida/shared/server/campaign-source-sql';
@@ -226,16 +235,16 @@ async function backlogs(db: Knex, now: Date) {
        FROM
          (SELECT count(*)::int AS count, min(created_at) AS oldest FROM sms_messages WHERE status = '${SMS_HELD}') held,
          (SELECT count(*)::int AS count, min(created_at) AS oldest,
-            count(*) FILTER (WHERE status = 'retrying')::int AS retrying
+            count(*) FILTER (WHERE status = '${CRM_RETRYING}')::int AS retrying
           FROM crm_deliveries WHERE status IN (${sqlList(CRM_BACKLOG)})) backlog,
-         (SELECT count(*) FILTER (WHERE status = 'failed')::int AS failed_week,
-            count(*) FILTER (WHERE status = 'delivered' AND updated_at > :dayStart)::int AS delivered_day,
-            count(*) FILTER (WHERE status = 'skipped' AND updated_at > :dayStart)::int AS skipped_day
+         (SELECT count(*) FILTER (WHERE status = '${CRM_FAILED}')::int AS failed_week,
+            count(*) FILTER (WHERE status = '${CRM_DELIVERED}' AND updated_at > :dayStart)::int AS delivered_day,
+            count(*) FILTER (WHERE status = '${CRM_SKIPPED}' AND updated_at > :dayStart)::int AS skipped_day
           FROM crm_deliveries WHERE updated_at > :weekStart AND updated_at <= :now) recent`,
       bounds,
     ),
     db('crm_deliveries')
-      .whereIn('status', ['retrying', 'failed'])
+      .whereIn('status', CRM_NOT_TAKEN)
       .where('updated_at', '>', bounds.weekStart)
       .where('updated_at', '<=', now)
       .orderBy('updated_at', 'desc')
