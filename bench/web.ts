@@ -28,7 +28,7 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { freePort } from '@guida/testing/free-port';
 import { precompressFile } from '../web/tooling/precompress';
-import { CHROMIUM } from '../scripts/lib/chromium.mjs';
+import { CHROMIUM } from '../scripts/lib/debian-packages.mjs';
 import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from '../scripts/lib/defaults.mjs';
 import { ROOT } from '../scripts/lib/output.mjs';
 import {

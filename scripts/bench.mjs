@@ -5,7 +5,7 @@
  * `name`). Each benchmark prints its table and writes bench/results/<name>-*.json.
  */
 import { spawnSync } from 'node:child_process';
-import { ensureChromium } from './lib/chromium.mjs';
+import { ensureChromium } from './lib/debian-packages.mjs';
 import { ensureDependencies } from './lib/dependencies.mjs';
 import { exitWith, log, ROOT } from './lib/output.mjs';
 

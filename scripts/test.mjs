@@ -2,13 +2,13 @@
 /**
  * `npm test`: installs what is missing, finds PostgreSQL and Redis for the tests
  * (containers when a Docker engine answers and no TEST_* URL is set; otherwise
- * TEST_DATABASE_URL / TEST_REDIS_URL or the local servers, started if needed) and Chromium,
- * then runs type-check, lint, the web build and the whole vitest suite (unit, integration,
- * system, browser). The last line is vitest's summary.
+ * TEST_DATABASE_URL / TEST_REDIS_URL or the local servers, started if needed), Chromium
+ * and PgBouncer (Debian's packages), then runs type-check, lint, the web build and the
+ * whole vitest suite (unit, integration, system, browser). The last line is vitest's summary.
  */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { ensureChromium } from './lib/chromium.mjs';
+import { ensureChromium, ensureDebianPackage, PGBOUNCER } from './lib/debian-packages.mjs';
 import { ensureDependencies } from './lib/dependencies.mjs';
 import { exitWith, log, ROOT } from './lib/output.mjs';
 import { prepareTestServices } from './lib/test-services.mjs';
@@ -24,6 +24,7 @@ try {
   ensureDependencies();
   await prepareTestServices();
   ensureChromium('test', 'the browser tests');
+  ensureDebianPackage({ binary: PGBOUNCER, name: 'pgbouncer', scope: 'test', purpose: 'the connection-pooler test' });
   step('route types of the web app', 'react-router', ['typegen'], join(ROOT, 'web'));
   step('type-check', 'tsc', ['-p', 'tsconfig.json']);
   step('type-check (web)', 'tsc', ['-p', 'web/tsconfig.json']);

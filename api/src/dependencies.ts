@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { createDb } from '@guida/shared/server/db';
+import { createDb, databaseSettings } from '@guida/shared/server/db';
 import { createJobQueues, type JobQueues } from '@guida/shared/server/job-queues';
 import type { Logger } from '@guida/shared/server/logger';
 import { createRedis, type Redis } from '@guida/shared/server/redis';
@@ -25,8 +25,8 @@ export interface ApiDeps {
 }
 
 export function createApiDependencies(config: ApiConfig, logger: Logger): ApiDeps & { close(): Promise<void> } {
-  const db = createDb(config.DATABASE_URL, { applicationName: 'guida-api', poolMax: 10, logger });
-  const redis = createRedis(config.REDIS_URL, 'request');
+  const db = createDb(config.DATABASE_URL, { ...databaseSettings(config), applicationName: 'guida-api', logger });
+  const redis = createRedis(config, 'request');
   redis.on('error', (error) => logger.warn({ err: error.message }, 'redis connection error'));
   const queues = createJobQueues({
     connection: redis,

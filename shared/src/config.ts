@@ -27,7 +27,43 @@ export const commonEnv = {
     .default('info'),
   PUBLIC_BASE_URL: httpUrl.default('http://localhost:3000'),
   DATABASE_URL: postgresUrl.default('postgres://postgres@127.0.0.1:5432/guida'),
+  /**
+   * A connection that is a real session, for migrations (no statement timeout, DDL) when
+   * DATABASE_URL goes through a pooler in transaction mode. Unset: DATABASE_URL.
+   */
+  DATABASE_DIRECT_URL: postgresUrl.optional(),
+  /**
+   * `transaction` when DATABASE_URL is a pooler that lends a server connection per
+   * transaction (PgBouncer's transaction mode, Supabase's port 6543, RDS Proxy): no named
+   * prepared statements then, since the next statement may run on another server connection.
+   */
+  DATABASE_POOL_MODE: z.enum(['session', 'transaction']).default('session'),
+  /** Connections each process keeps at most (each API process, each worker process). */
+  DATABASE_POOL_MAX: intEnv(10, 1, 500),
+  /** Path of a PEM file with the CA of the server's certificate: TLS, verified (docs/ops/postgres.md). */
+  DATABASE_SSL_CA: z.string().min(1).optional(),
   REDIS_URL: redisUrl.default('redis://127.0.0.1:6379'),
+  /**
+   * Sentinels (`host:port,host:port,…`) that name the Redis master: the processes connect to
+   * whichever server they name and follow a failover. REDIS_URL then gives only the
+   * password, the user, the database number and TLS (`rediss://`). Unset: REDIS_URL's server.
+   */
+  REDIS_SENTINELS: z
+    .string()
+    .regex(/^\s*[^\s,]+:\d{1,5}\s*(,\s*[^\s,]+:\d{1,5}\s*)*$/, { error: 'must be host:port,host:port,…' })
+    .transform((value) =>
+      value.split(',').map((address) => {
+        const at = address.trim().lastIndexOf(':');
+        return { host: address.trim().slice(0, at).replace(/^\[(.*)\]$/, '$1'), port: Number(address.trim().slice(at + 1)) };
+      }),
+    )
+    .optional(),
+  /** The master's name in the sentinels' configuration (`sentinel monitor <name> …`). */
+  REDIS_SENTINEL_NAME: z.string().min(1).default('mymaster'),
+  /** The sentinels' own password (`requirepass` of the sentinels), when they have one. */
+  REDIS_SENTINEL_PASSWORD: z.string().min(1).optional(),
+  /** Path of the PEM file of the CA that signed Redis's certificate (TLS, verified; rediss://). */
+  REDIS_TLS_CA: z.string().min(1).optional(),
   /** Prefix of every Redis key (queues, rate limits); lets deployments or test runs share a Redis. */
   REDIS_KEY_PREFIX: z
     .string()

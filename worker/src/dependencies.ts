@@ -1,5 +1,5 @@
 import { SMS_STATUS_CALLBACK_PATH } from '@guida/shared/jobs/sms';
-import { createDb } from '@guida/shared/server/db';
+import { createDb, databaseSettings } from '@guida/shared/server/db';
 import { createJobQueues } from '@guida/shared/server/job-queues';
 import type { Logger } from '@guida/shared/server/logger';
 import { createRedis } from '@guida/shared/server/redis';
@@ -12,12 +12,15 @@ import type { WorkerDeps } from './queue-declaration';
 
 /** Connections and providers chosen by the configuration; tests build it with their own. */
 export function createWorkerDependencies(config: WorkerConfig, logger: Logger): WorkerDeps & { close(): Promise<void> } {
+  const database = databaseSettings(config);
   const db = createDb(config.DATABASE_URL, {
+    ...database,
     applicationName: 'guida-worker',
     logger,
-    poolMax: Math.min(config.WORKER_CONCURRENCY, 10),
+    // A job holds at most one connection at a time.
+    poolMax: Math.min(config.WORKER_CONCURRENCY, database.poolMax),
   });
-  const connection = createRedis(config.REDIS_URL, 'worker');
+  const connection = createRedis(config, 'worker');
   connection.on('error', (error) => logger.warn({ err: error.message }, 'redis connection error'));
   const queues = createJobQueues({ connection, prefix: config.REDIS_KEY_PREFIX, logger });
 

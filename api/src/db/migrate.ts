@@ -1,16 +1,31 @@
 /**
  * `node api/dist/migrate.js [latest|up|down|rollback|status]` — runs the knex migrations
- * against DATABASE_URL. The Procfile's `release` runs it on every deploy; `npm run
- * migrate` runs it in development.
+ * against DATABASE_DIRECT_URL, or DATABASE_URL when it is unset. The Procfile's `release`
+ * runs it on every deploy; `npm run migrate` runs it in development.
  */
 import { migrationConfig } from '@guida/migrations';
 import { z } from 'zod';
 import { commonEnv, loadConfigOrExit } from '@guida/shared/config';
-import { createDb } from '@guida/shared/server/db';
+import { createDb, databaseSettings } from '@guida/shared/server/db';
 
-const { DATABASE_URL } = loadConfigOrExit(z.object({ DATABASE_URL: commonEnv.DATABASE_URL }));
+const config = loadConfigOrExit(
+  z.object({
+    DATABASE_URL: commonEnv.DATABASE_URL,
+    DATABASE_DIRECT_URL: commonEnv.DATABASE_DIRECT_URL,
+    DATABASE_POOL_MAX: commonEnv.DATABASE_POOL_MAX,
+    DATABASE_POOL_MODE: commonEnv.DATABASE_POOL_MODE,
+    DATABASE_SSL_CA: commonEnv.DATABASE_SSL_CA,
+  }),
+);
 const command = process.argv[2] ?? 'latest';
-const db = createDb(DATABASE_URL, { applicationName: 'guida-migrate', poolMax: 2 });
+// A session of its own (not the pooler's) and no statement timeout: an index build or a
+// backfill may run for minutes.
+const db = createDb(config.DATABASE_DIRECT_URL ?? config.DATABASE_URL, {
+  ...databaseSettings(config),
+  applicationName: 'guida-migrate',
+  poolMax: 2,
+  statementTimeoutMs: null,
+});
 
 async function run() {
   switch (command) {

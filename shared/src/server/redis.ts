@@ -1,4 +1,5 @@
-import { Redis } from 'ioredis';
+import { readFileSync } from 'node:fs';
+import { Redis, type RedisOptions } from 'ioredis';
 
 /**
  * ioredis 6 backs off to 5 s between reconnection attempts, so a process would notice a
@@ -18,14 +19,56 @@ export function reconnectDelay(attempt: number, random = Math.random()) {
  *   that hangs is bounded where a visitor waits instead (the enqueue, the rate limits).
  * - `worker`: BullMQ workers need commands to wait and retry across reconnects.
  */
-export function createRedis(url: string, role: 'request' | 'worker'): Redis {
-  return new Redis(url, {
+export function createRedis(settings: RedisSettings | string, role: 'request' | 'worker'): Redis {
+  const options: RedisOptions = {
     connectionName: `guida-${role}`,
     retryStrategy: reconnectDelay,
     ...(role === 'request'
       ? { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000, enableAutoPipelining: true }
       : { maxRetriesPerRequest: null }),
-  });
+  };
+  const server = typeof settings === 'string' ? { REDIS_URL: settings } : settings;
+  return server.REDIS_SENTINELS
+    ? new Redis({ ...sentinelOptions(server, server.REDIS_SENTINELS), ...options })
+    : new Redis(server.REDIS_URL, { ...tlsOptions(server), ...options });
+}
+
+/** The Redis settings of the environment (shared/src/config.ts). */
+export interface RedisSettings {
+  REDIS_URL: string;
+  REDIS_SENTINELS?: { host: string; port: number }[] | undefined;
+  REDIS_SENTINEL_NAME?: string | undefined;
+  REDIS_SENTINEL_PASSWORD?: string | undefined;
+  REDIS_TLS_CA?: string | undefined;
+}
+
+/** A private CA for rediss:// (Heroku's, a self-hosted server's): TLS, verified against it. */
+function tlsOptions(settings: RedisSettings): RedisOptions {
+  const secure = settings.REDIS_URL.startsWith('rediss:') || settings.REDIS_TLS_CA !== undefined;
+  if (!secure) return {};
+  return { tls: settings.REDIS_TLS_CA ? { ca: readFileSync(settings.REDIS_TLS_CA, 'utf8') } : {} };
+}
+
+/**
+ * ioredis asks the sentinels for the master, asks again on every reconnection, and listens
+ * for their `+switch-master`, so a failover is followed at once rather than at the next
+ * failed command (docs/ops/redis.md). REDIS_URL gives the credentials, database and TLS.
+ */
+function sentinelOptions(settings: RedisSettings, sentinels: { host: string; port: number }[]): RedisOptions {
+  const url = new URL(settings.REDIS_URL);
+  const tls = tlsOptions(settings);
+  return {
+    sentinels,
+    name: settings.REDIS_SENTINEL_NAME ?? 'mymaster',
+    ...(settings.REDIS_SENTINEL_PASSWORD ? { sentinelPassword: settings.REDIS_SENTINEL_PASSWORD } : {}),
+    ...(url.username ? { username: decodeURIComponent(url.username) } : {}),
+    ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
+    db: Number(url.pathname.slice(1) || 0),
+    // TLS to the master the sentinels name; the sentinels themselves answer in plain text.
+    ...(tls.tls ? { ...tls, enableTLSForSentinelMode: true } : {}),
+    failoverDetector: true,
+    sentinelRetryStrategy: reconnectDelay,
+  };
 }
 
 export type { Redis };
