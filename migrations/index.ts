@@ -24,6 +24,8 @@ import * as directSourceInFunnelRollup from './20261130090000_direct_source_in_f
 import * as offerPlaces from './20261201130000_offer_places';
 import * as marketingWithdrawalAndSuppression from './20261201140000_marketing_withdrawal_and_suppression';
 import * as leadAdConsent from './20261202090000_lead_ad_consent';
+import * as smsTrustAndClientBudgets from './20261204090000_sms_trust_and_client_budgets';
+import * as adminSecondFactor from './20261204120000_admin_second_factor';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -52,6 +54,8 @@ const migrations: Record<string, Migration> = {
   '20261201130000_offer_places': offerPlaces,
   '20261201140000_marketing_withdrawal_and_suppression': marketingWithdrawalAndSuppression,
   '20261202090000_lead_ad_consent': leadAdConsent,
+  '20261204090000_sms_trust_and_client_budgets': smsTrustAndClientBudgets,
+  '20261204120000_admin_second_factor': adminSecondFactor,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

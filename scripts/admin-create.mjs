@@ -1,6 +1,7 @@
 // @ts-check
 /**
- * `npm run admin:create -- --username NAME`: in development it prepares what it needs like
+ * `npm run admin:create -- --username NAME [--reset-second-factor]` (the options are the
+ * bundled command's, api/src/admin/create-admin.ts): in development it prepares what it needs like
  * `npm start` (dependencies, .env, PostgreSQL, database, bundle, migrations), then creates
  * the admin. With NODE_ENV=production it prepares nothing (no .env, no database server, no
  * bundler: dev dependencies may be pruned) and runs the bundled command as built, which is

@@ -4,6 +4,7 @@ import type { ApiDeps } from './dependencies';
 import { apiNotFound, errorHandler, pageNotFound } from './http/error-handler';
 import { requestLogging } from './http/request-logging';
 import { namePageProvider } from './http/html-page';
+import { refuseCompressedBodies } from './http/public-intake';
 import { securityHeaders } from './http/security-headers';
 import { guideRouter } from './guide/guide.routes';
 import { healthRouter } from './health/health.routes';
@@ -19,6 +20,7 @@ import { adminRouter } from './admin/admin.routes';
 import { gdprRouter } from './gdpr/gdpr.routes';
 import { marketingWithdrawalRouter } from './marketing-withdrawal';
 import { challengeRouter } from './challenge';
+import { visitSessionRouter } from './experiments';
 
 /** Bodies of the other routes (admin, SMS status callbacks) are small; bigger ones get 413. */
 const BODY_LIMIT = '16kb';
@@ -37,6 +39,7 @@ export function createApp(deps: ApiDeps) {
       analytics: Boolean(deps.config.GA_MEASUREMENT_ID),
     }),
   );
+  app.use(refuseCompressedBodies);
   app.use(healthRouter(deps));
   app.use(metricsRouter(deps));
   // Before the body parsers below: public writes read their bodies through the public
@@ -47,13 +50,15 @@ export function createApp(deps: ApiDeps) {
   app.use(gdprRouter(deps));
   // Its POST (RFC 8058 one-click) is answered without reading the body.
   app.use(marketingWithdrawalRouter(deps));
-  app.use(express.json({ limit: BODY_LIMIT }));
-  app.use(express.urlencoded({ extended: false, limit: BODY_LIMIT, parameterLimit: 50 }));
+  // No body is ever inflated (decision 053): see refuseCompressedBodies.
+  app.use(express.json({ limit: BODY_LIMIT, inflate: false }));
+  app.use(express.urlencoded({ extended: false, limit: BODY_LIMIT, parameterLimit: 50, inflate: false }));
 
   app.use(smsStatusRouter(deps));
   app.use(guideRouter(deps));
   app.use(siteSettingsRouter(deps));
   app.use(liveStatsRouter(deps));
+  app.use(visitSessionRouter(deps));
   app.use(challengeRouter(deps));
   app.use('/api/admin', adminRouter(deps));
   app.use('/api', apiNotFound);

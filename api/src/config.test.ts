@@ -8,7 +8,12 @@ const provider = {
   PRIVACY_CONTROLLER_ADDRESS: 'Via Roma 1, 20100 Milano',
   PRIVACY_CONTROLLER_VAT: 'IT01234567890',
 };
-const base = { SESSION_SECRET: 'a'.repeat(32), SUPPRESSION_HASH_SECRET: 's'.repeat(32), ...provider };
+const base = {
+  SESSION_SECRET: 'a'.repeat(32),
+  SUPPRESSION_HASH_SECRET: 's'.repeat(32),
+  ADMIN_SECOND_FACTOR_KEY: 't'.repeat(32),
+  ...provider,
+};
 const problems = (env: Record<string, string>) => {
   try {
     parseEnv(apiEnvSchema, env);
@@ -62,6 +67,7 @@ describe('API configuration', () => {
     const production = {
       SESSION_SECRET: 'a'.repeat(32),
       SUPPRESSION_HASH_SECRET: 's'.repeat(32),
+      ADMIN_SECOND_FACTOR_KEY: 't'.repeat(32),
       NODE_ENV: 'production',
       PUBLIC_BASE_URL: 'https://guida.example',
       TRUST_PROXY: '1',
@@ -87,6 +93,21 @@ describe('API configuration', () => {
     expect(problems({ ...production, SUPPRESSION_HASH_SECRET: 'short' })[0]).toMatch(/^SUPPRESSION_HASH_SECRET: must be at least 32/);
     expect(problems(production)).toEqual([]);
     expect(problems({ ...base, SUPPRESSION_HASH_SECRET: '' })).toEqual([]);
+  });
+
+  it('requires the second factor in production (off refused) with a key of its own; off is allowed elsewhere', () => {
+    const production = { ...base, NODE_ENV: 'production', PUBLIC_BASE_URL: 'https://guida.example', TRUST_PROXY: '1' };
+    expect(parseEnv(apiEnvSchema, production)).toMatchObject({ ADMIN_SECOND_FACTOR: 'required', ADMIN_IDLE_MINUTES: 30 });
+    expect(problems({ ...production, ADMIN_SECOND_FACTOR: 'off' })).toEqual([
+      'ADMIN_SECOND_FACTOR: off is refused in production: every admin signs in with a second factor',
+    ]);
+    expect(problems({ ...production, ADMIN_SECOND_FACTOR_KEY: '' })).toEqual([
+      expect.stringMatching(/^ADMIN_SECOND_FACTOR_KEY: required in production/),
+    ]);
+    expect(problems({ ...production, ADMIN_SECOND_FACTOR_KEY: 'short' })[0]).toMatch(/^ADMIN_SECOND_FACTOR_KEY: must be at least 32/);
+    expect(problems({ ...base, ADMIN_SECOND_FACTOR: 'maybe' })[0]).toMatch(/^ADMIN_SECOND_FACTOR: must be required or off/);
+    expect(parseEnv(apiEnvSchema, { ...base, ADMIN_SECOND_FACTOR: 'off', ADMIN_SECOND_FACTOR_KEY: '' }).ADMIN_SECOND_FACTOR).toBe('off');
+    expect(parseEnv(apiEnvSchema, { ...base, ADMIN_IDLE_MINUTES: '5' }).ADMIN_IDLE_MINUTES).toBe(5);
   });
 
   describe('TRUST_PROXY', () => {
@@ -148,5 +169,15 @@ describe('API configuration', () => {
     });
     expect(problems({ ...base, CHALLENGE_MODE: 'sometimes' })).toEqual(['CHALLENGE_MODE: must be auto, always or off']);
     expect(problems({ ...base, CHALLENGE_CLIENT_THRESHOLD: '0' })[0]).toMatch(/^CHALLENGE_CLIENT_THRESHOLD: must be at least 1/);
+  });
+
+  it('gives an IPv6 /48 16 and an IPv4 /24 32 times a client\'s allowance, within their sizes (decision 053)', () => {
+    expect(parseEnv(apiEnvSchema, base)).toMatchObject({ RATE_LIMIT_IPV6_48_FACTOR: 16, RATE_LIMIT_IPV4_24_FACTOR: 32 });
+    expect(parseEnv(apiEnvSchema, { ...base, RATE_LIMIT_IPV6_48_FACTOR: '65536', RATE_LIMIT_IPV4_24_FACTOR: '1' })).toMatchObject({
+      RATE_LIMIT_IPV6_48_FACTOR: 65_536,
+      RATE_LIMIT_IPV4_24_FACTOR: 1,
+    });
+    expect(problems({ ...base, RATE_LIMIT_IPV6_48_FACTOR: '0' })[0]).toMatch(/^RATE_LIMIT_IPV6_48_FACTOR: must be at least 1/);
+    expect(problems({ ...base, RATE_LIMIT_IPV4_24_FACTOR: '257' })[0]).toMatch(/^RATE_LIMIT_IPV4_24_FACTOR: /);
   });
 });

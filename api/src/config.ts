@@ -107,6 +107,24 @@ function requireTrustProxyInProduction(
 
 const isoDateTime = z.iso.datetime({ offset: true, error: 'must be an ISO date-time, e.g. 2026-12-31T23:59:00+01:00' });
 
+/** Production admins always sign in with a second factor, whose secrets need a key of their own. */
+function requireSecondFactorInProduction(
+  value: { NODE_ENV: string; ADMIN_SECOND_FACTOR: string; ADMIN_SECOND_FACTOR_KEY?: string | undefined },
+  ctx: z.RefinementCtx,
+) {
+  if (value.NODE_ENV !== 'production') return;
+  if (value.ADMIN_SECOND_FACTOR === 'off') {
+    ctx.addIssue({ code: 'custom', path: ['ADMIN_SECOND_FACTOR'], message: 'off is refused in production: every admin signs in with a second factor' });
+  }
+  if (!value.ADMIN_SECOND_FACTOR_KEY) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['ADMIN_SECOND_FACTOR_KEY'],
+      message: 'required in production: at least 32 random characters (encrypts the admins\' TOTP secrets)',
+    });
+  }
+}
+
 /** An offer that ends before it starts could never take a lead: a typo, refused at start. */
 function requireOfferEndAfterStart(value: { OFFER_STARTS_AT?: string | undefined; OFFER_ENDS_AT?: string | undefined }, ctx: z.RefinementCtx) {
   if (value.OFFER_STARTS_AT && value.OFFER_ENDS_AT && Date.parse(value.OFFER_ENDS_AT) <= Date.parse(value.OFFER_STARTS_AT)) {
@@ -129,14 +147,26 @@ export const apiEnvSchema = z
     LEAD_RATE_LIMIT_PER_IP: intEnv(60, 1, 10_000_000),
     /** Lead requests per phone number per hour. */
     LEAD_RATE_LIMIT_PER_PHONE: intEnv(5, 1, 10_000_000),
-    /** Admin sessions end after this much inactivity, and in any case after the maximum. */
-    ADMIN_SESSION_IDLE_MINUTES: intEnv(30, 1, 24 * 60),
+    /**
+     * Admin sessions end after this many minutes without anything the admin did (the
+     * dashboard's polls do not count), and in any case after the maximum (decision 054).
+     */
+    ADMIN_IDLE_MINUTES: intEnv(30, 1, 24 * 60),
     ADMIN_SESSION_MAX_HOURS: intEnv(12, 1, 24 * 30),
+    /** TOTP after the password for every admin (decision 054); `off` only outside production. */
+    ADMIN_SECOND_FACTOR: z.enum(['required', 'off'], { error: 'must be required or off' }).default('required'),
+    /** Encrypts the admins' TOTP secrets at rest; required in production, else derived from SESSION_SECRET. */
+    ADMIN_SECOND_FACTOR_KEY: z.string().min(32, { error: 'must be at least 32 characters' }).optional(),
     /** Data-rights requests per IP per hour, and per email address per day. */
     GDPR_RATE_LIMIT_PER_IP: intEnv(10, 1, 10_000_000),
     GDPR_RATE_LIMIT_PER_EMAIL: intEnv(3, 1, 10_000_000),
     /** Analytics requests per IP per minute (a batch counts once). */
     ANALYTICS_RATE_LIMIT_PER_IP: intEnv(600, 1, 10_000_000),
+    /**
+     * Visit sessions (GET /api/analytics/session, decision 051) per IP per hour: a tab asks
+     * once. Beyond it a visit is still recorded, only outside the experiments' counts.
+     */
+    ANALYTICS_SESSIONS_PER_IP_PER_HOUR: intEnv(300, 1, 10_000_000),
     /** Seconds the live figures are cached in each API process. */
     LIVE_STATS_CACHE_SECONDS: intEnv(5, 0, 300),
     /** Analytics body bytes one client (IPv4 address or IPv6 /64) may send per day, in MB. */
@@ -150,6 +180,13 @@ export const apiEnvSchema = z
      * page, its button); mail providers post their users' one-click withdrawals from shared addresses.
      */
     WITHDRAWAL_RATE_LIMIT_PER_IP: intEnv(120, 1, 10_000_000),
+    /**
+     * Every per-client limit of the public intake also counts the client's network, with
+     * this many times the client's allowance (docs/decisions/053): an IPv6 /48 (one site,
+     * above its /64s) and an IPv4 /24 (above its addresses; more, for carriers' NAT).
+     */
+    RATE_LIMIT_IPV6_48_FACTOR: intEnv(16, 1, 65_536),
+    RATE_LIMIT_IPV4_24_FACTOR: intEnv(32, 1, 256),
     /** Keys the suppression list's hashes: withdrawals record it, the admin shows it. */
     ...suppressionEnv,
     /**
@@ -202,6 +239,7 @@ export const apiEnvSchema = z
   .superRefine(requireSuppressionSecretInProduction)
   .superRefine(requireOfferEndAfterStart)
   .superRefine(requireProviderInProduction)
+  .superRefine(requireSecondFactorInProduction)
   .transform((config) => ({ ...config, TRUST_PROXY: config.TRUST_PROXY ?? DEVELOPMENT_TRUST_PROXY }));
 
 export type ApiConfig = z.output<typeof apiEnvSchema>;

@@ -12,8 +12,8 @@ export class AppError extends Error {
       retryAfterSeconds?: number;
       /** Tells the form to solve a proof-of-work and send again (api/src/challenge). */
       challengeRequired?: true;
-      /** The no-JavaScript form's page, when it is not about the form's fields. */
-      page?: { title: string; link: { href: string; label: string } };
+      /** The no-JavaScript form's page, when it is not about the form's fields (the message, or `paragraphs`). */
+      page?: { title: string; paragraphs?: string[]; link: { href: string; label: string } };
     } = {},
   ) {
     super(message);
@@ -37,9 +37,12 @@ export const notFound = (message: string = apiMessages.notFound) =>
 export const tooManyRequests = (retryAfterSeconds: number) =>
   new AppError(429, 'rate_limited', apiMessages.tooManyRequests, { retryAfterSeconds });
 
-/** 428 without a solution, 403 with one that is invalid, expired or already used. */
-export const challengeRequired = (status: 403 | 428, message: string) =>
-  new AppError(status, 'challenge_required', message, { challengeRequired: true });
+/**
+ * 428 without a solution, 403 with one that is invalid, expired or already used; `page`, what
+ * a form posted without JavaScript shows instead.
+ */
+export const challengeRequired = (status: 403 | 428, message: string, page?: AppError['details']['page']) =>
+  new AppError(status, 'challenge_required', message, { challengeRequired: true, ...(page ? { page } : {}) });
 
 export const serviceUnavailable = () =>
   new AppError(503, 'service_unavailable', apiMessages.serviceUnavailable);

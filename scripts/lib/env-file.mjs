@@ -20,9 +20,13 @@ export function loadEnvFile({ create }) {
     const withSecrets = example
       .replace(/^SESSION_SECRET=.*$/m, `SESSION_SECRET=${secret()}`)
       .replace(/^LINK_TOKEN_SECRET=.*$/m, `LINK_TOKEN_SECRET=${secret()}`)
-      .replace(/^SUPPRESSION_HASH_SECRET=.*$/m, `SUPPRESSION_HASH_SECRET=${secret()}`);
+      .replace(/^SUPPRESSION_HASH_SECRET=.*$/m, `SUPPRESSION_HASH_SECRET=${secret()}`)
+      .replace(/^ADMIN_SECOND_FACTOR_KEY=.*$/m, `ADMIN_SECOND_FACTOR_KEY=${secret()}`);
     writeFileSync(envPath, withSecrets, { mode: 0o600 });
-    log('setup', 'created .env from .env.example with a new SESSION_SECRET, LINK_TOKEN_SECRET and SUPPRESSION_HASH_SECRET');
+    log(
+      'setup',
+      'created .env from .env.example with a new SESSION_SECRET, LINK_TOKEN_SECRET, SUPPRESSION_HASH_SECRET and ADMIN_SECOND_FACTOR_KEY',
+    );
   }
   const values = parseEnv(readFileSync(envPath, 'utf8'));
   for (const [key, value] of Object.entries(values)) {

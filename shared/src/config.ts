@@ -178,6 +178,20 @@ export const smsBudgetEnv = {
   SMS_BUDGET_CH_PER_DAY: intEnv(3000, 1, 10_000_000),
   SMS_BUDGET_BLOCK_PER_HOUR: intEnv(60, 1, 10_000_000),
   SMS_BUDGET_BLOCK_PER_DAY: intEnv(300, 1, 10_000_000),
+  /**
+   * Per client network (an IPv4 /24, an IPv6 /48, as the lead stores it) and per client
+   * address (an IPv4 address, an IPv6 /64), whatever the numbers (decision 052): a
+   * distributed attack gets at most these times its networks and addresses.
+   */
+  SMS_BUDGET_NETWORK_PER_HOUR: intEnv(20, 1, 10_000_000),
+  SMS_BUDGET_NETWORK_PER_DAY: intEnv(100, 1, 10_000_000),
+  SMS_BUDGET_ADDRESS_PER_HOUR: intEnv(5, 1, 10_000_000),
+  SMS_BUDGET_ADDRESS_PER_DAY: intEnv(20, 1, 10_000_000),
+  /**
+   * Percent of the global, country and block budgets kept for trusted leads (a visit seen
+   * before the form, decision 052): the others may use only the rest.
+   */
+  SMS_BUDGET_TRUSTED_SHARE_PERCENT: intEnv(50, 0, 100),
 };
 
 type TwilioSettings = {

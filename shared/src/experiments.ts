@@ -1,6 +1,6 @@
 /**
  * A/B experiments on the hero of a landing page (decision 041). The definitions live here
- * because the API assigns the variants and validates what the browser reports; the copy of
+ * because the API assigns the variants and counts them (decision 051); the copy of
  * each variant lives in the web's content (web/app/content/hero-experiments.ts), which the
  * type checker holds to the same variant ids.
  *
@@ -71,7 +71,7 @@ export function variantPagePath(experiment: HeroExperiment, variantId: string): 
 /** The path segment of a variant's prerendered page. */
 export const VARIANT_SEGMENT_PREFIX = 'variante-';
 
-/** The attribute of the served page's hero naming its variant, read by the tracker and the form. */
+/** The attribute of the served page's hero naming its variant (for tests and support: the API counts the visit's signed one, decision 051). */
 export const HERO_VARIANT_ATTRIBUTE = 'data-hero-variant';
 
 /** The admin's messages about experiments. */

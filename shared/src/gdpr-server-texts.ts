@@ -28,6 +28,11 @@ export const gdprPages = {
     'Il link per scaricare i tuoi dati è scaduto e la copia dei dati è stata cancellata. Puoi chiederne una nuova dalla pagina dei tuoi diritti.',
   receivedTitle: 'Richiesta ricevuta',
   backToRights: { href: RIGHTS_PAGE, label: 'Torna alla pagina dei tuoi diritti' },
+  /** The request form on its page (web/app/features/gdpr-request). */
+  requestForm: `${RIGHTS_PAGE}#richiesta-gdpr`,
+  /** When the anti-robot check stops a form posted without JavaScript (decision 053). */
+  challengeAlternative:
+    'Se non puoi attivare JavaScript, puoi esercitare i tuoi diritti anche scrivendo all’indirizzo email indicato nella pagina dei tuoi diritti, sotto il modulo.',
 } as const;
 
 const signature = ['', 'Lo staff di Guida Finanza'];

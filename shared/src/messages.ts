@@ -17,7 +17,6 @@ export const validationMessages = {
   invalidValue: 'Il valore inserito non è valido.',
   /** A UTM parameter, click id or referrer host that breaks its rule (attribution-rules.ts). */
   campaign: 'Parametro della campagna non valido.',
-  heroVariant: 'Variante della pagina non riconosciuta: ricarica la pagina e riprova.',
 } as const;
 
 export const formMessages = {
@@ -45,6 +44,8 @@ export const apiMessages = {
   invalidRequest: 'Richiesta non valida. Controlla i dati inseriti e riprova.',
   invalidJson: 'Richiesta non valida: il contenuto non è leggibile.',
   unsupportedContentType: 'Formato della richiesta non supportato.',
+  /** 415 for a compressed body (Content-Encoding): public writes read plain bodies only. */
+  compressedBody: 'Richiesta non accettata: il contenuto va inviato senza compressione.',
   payloadTooLarge: 'La richiesta è troppo grande.',
   honeypot: 'Impossibile inviare la richiesta. Ricarica la pagina e riprova.',
   tooManyRequests: 'Troppe richieste in poco tempo. Riprova tra qualche minuto.',
@@ -207,6 +208,15 @@ export const adminMessages = {
   invalidDay: 'Data non valida (AAAA-MM-GG).',
   invalidFilter: 'Filtro non valido.',
   invalidPeriod: 'Periodo non valido: scegli 1, 7 o 30 giorni.',
+  /** The second factor (docs/decisions/054). */
+  codeRequired: 'Inserisci il codice di 6 cifre dell’app di autenticazione',
+  codeFormat: 'Il codice è di 6 cifre: inseriscilo come lo mostra l’app',
+  loginCodeFormat: 'Inserisci il codice di 6 cifre dell’app o un codice di recupero',
+  wrongCode: 'Codice non valido o già usato. Inserisci il codice che l’app mostra ora.',
+  secondFactorExpired: 'Verifica scaduta o non valida: inserisci di nuovo nome utente e password.',
+  secondFactorUnreadable:
+    'Il secondo fattore di questo account non è leggibile (la chiave del server è cambiata): chiedi a chi gestisce il server di reimpostarlo con admin:create --reset-second-factor.',
+  recoveryCodesRegenerated: 'Nuovi codici di recupero generati: quelli di prima non valgono più.',
 } as const;
 
 /**
@@ -219,6 +229,20 @@ export const challengeMessages = {
   /** Shown above the widget while the form waits for it. */
   intro: 'Un’ultima verifica automatica anti-robot: il modulo parte appena è completata.',
   verifying: 'Verifica in corso…',
+} as const;
+
+/**
+ * The page a form posted without JavaScript gets when the anti-robot check is demanded and
+ * the post carries no valid solution (decision 053): why, that nothing was stored or sent,
+ * and the way back to the form, where the browser solves it.
+ */
+export const challengePage = {
+  title: 'Serve una verifica anti-robot',
+  why: 'In questo momento il modulo chiede una breve verifica automatica anti-robot prima di ogni invio, per fermare gli invii automatici.',
+  invalid: 'La verifica anti-robot inviata con il modulo non è valida o è scaduta.',
+  nothingSent: 'La richiesta non è stata inviata: i dati inseriti non sono stati salvati né trasmessi.',
+  how: 'La verifica la svolge il tuo browser da solo, in pochi secondi, e richiede JavaScript. Torna al modulo, attiva JavaScript se è disattivato e invia di nuovo: la verifica si completa prima dell’invio.',
+  back: 'Torna al modulo',
 } as const;
 
 /** The anti-robot widget's labels (ALTCHA's string keys), loaded with the widget only. */
@@ -248,27 +272,69 @@ export const analyticsMessages = {
   path: 'Percorso della pagina non valido.',
   tooLong: 'Testo troppo lungo.',
   invalidValue: validationMessages.invalidValue,
-  heroVariant: validationMessages.heroVariant,
   tooManyEvents: 'Troppi eventi in una sola richiesta.',
   dailyBudgetExceeded: 'Sono stati inviati troppi dati statistici oggi da questa rete. Riprova domani.',
   unknownPage: 'Statistiche non disponibili per questa pagina.',
 } as const;
 
 /** The SMS budgets in the admin (decision 025): the alert on every tab and its release. */
+const smsCount = (count: number) => (count === 1 ? '1 SMS' : `${count} SMS`);
+
 export const smsBudgetMessages = {
   alertTitle: 'Budget SMS superato: invii sospesi',
   alertHeld: (count: number) =>
     count === 1 ? '1 SMS è trattenuto e non è stato inviato.' : `${count} SMS sono trattenuti e non sono stati inviati.`,
+  alertHeldTrusted: (count: number) =>
+    count === 0
+      ? 'Nessuno è affidabile.'
+      : count === 1
+        ? '1 è affidabile: il visitatore aveva aperto una pagina del sito prima del modulo.'
+        : `${count} sono affidabili: il visitatore aveva aperto una pagina del sito prima del modulo.`,
   alertTripped: 'Limite raggiunto:',
-  alertResume: 'Gli SMS trattenuti partono da soli quando la finestra del budget si libera.',
-  release: 'Rilascia',
+  alertResume:
+    'Gli SMS trattenuti partono da soli quando la finestra del budget si libera: prima gli affidabili, poi i più vecchi. Agli SMS non affidabili resta solo una parte di ogni budget.',
+  release: 'Rilascia tutti',
   releaseConfirm: (count: number) =>
     `Inviare subito ${count === 1 ? "l'SMS trattenuto" : `i ${count} SMS trattenuti`}, anche se il budget è superato? Se si tratta di un attacco (SMS pumping), il costo resta a tuo carico.`,
+  releaseTrusted: 'Rilascia solo gli affidabili',
+  releaseTrustedConfirm: (count: number) =>
+    `Inviare subito ${count === 1 ? "l'SMS affidabile trattenuto" : `i ${count} SMS affidabili trattenuti`}, anche se il budget è superato? Gli altri restano trattenuti.`,
   released: (count: number) =>
     count === 0 ? 'Nessun SMS trattenuto da rilasciare.' : count === 1 ? '1 SMS rilasciato: partirà a breve.' : `${count} SMS rilasciati: partiranno a breve.`,
   scopeGlobal: 'Totale',
   scopeCountry: (country: string) => (country === 'CH' ? 'Svizzera' : 'Italia'),
   scopeBlock: (block: string) => `Numeri +${block}…`,
+  scopeNetwork: (network: string) => `Rete ${network}/${network.includes(':') ? 48 : 24}`,
+  scopeAddress: (digest: string) => `Un indirizzo (impronta ${digest.slice(0, 8)})`,
+  untrustedShare: 'parte per gli SMS non affidabili',
   windowHour: 'ultima ora',
   windowDay: 'ultime 24 ore',
+  heldByBlock: 'SMS trattenuti per blocco di numeri',
+  heldByNetwork: 'SMS trattenuti per rete',
+  discardOpen: 'Scarta SMS trattenuti…',
+  discardTitle: 'Scarta SMS trattenuti',
+  discardIntro:
+    'Gli SMS scartati non partono più e non ricevono l’email di ritardo: restano nel lead come «Saltato», con il motivo. Un lead scartato per errore si può reinviare dal suo dettaglio.',
+  discardBlock: 'Blocco di numeri (prime 6 cifre, es. 393471)',
+  discardNetwork: 'Rete del visitatore (IPv4 /24 o IPv6 /48)',
+  discardAddress: 'Indirizzo IP del visitatore',
+  discardFrom: 'Dal (ora italiana)',
+  discardTo: 'Al (ora italiana, minuto compreso)',
+  discardUntrustedOnly: 'Solo gli SMS non affidabili',
+  discardSearch: 'Cerca gli SMS trattenuti',
+  discardMatches: (count: number, trusted: number) =>
+    count === 0
+      ? 'Nessun SMS trattenuto corrisponde.'
+      : `${count === 1 ? 'Corrisponde 1 SMS trattenuto' : `Corrispondono ${count} SMS trattenuti`}${trusted > 0 ? `, di cui ${trusted} affidabili` : ''}.`,
+  discard: (count: number) => `Scarta ${smsCount(count)}`,
+  discardConfirm: (count: number) =>
+    `Scartare ${count === 1 ? "l'SMS trattenuto" : `i ${count} SMS trattenuti`} che corrispondono? Non saranno inviati.`,
+  discarded: (count: number) =>
+    count === 0 ? 'Nessun SMS trattenuto da scartare.' : count === 1 ? '1 SMS scartato: non sarà inviato.' : `${count} SMS scartati: non saranno inviati.`,
+  noCriteria: 'Indica almeno un criterio: blocco, rete, indirizzo o periodo.',
+  invalidBlock: 'Indica le prime 6 cifre del numero, prefisso internazionale compreso (es. 393471).',
+  invalidNetwork: 'Indica una rete IPv4 /24 o IPv6 /48, o un suo indirizzo.',
+  invalidAddress: 'Indica un indirizzo IPv4 o IPv6.',
+  invalidTime: 'Indica giorno e ora.',
+  invalidRange: 'La fine del periodo viene prima dell’inizio.',
 } as const;

@@ -15,6 +15,7 @@ import { validationMessages } from '@guida/shared/messages';
 import { emailHash } from '@guida/shared/server/personal-data-hash';
 import { ADMIN_PASSWORD, createUser } from '../../api/src/testing/admin-session';
 import { createTestApi, type TestApi } from '../../api/src/testing/test-api';
+import { signInAsAdmin } from '../../web/e2e/admin-harness';
 import { launchChromium, openPage } from '../../web/e2e/site-harness';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -84,11 +85,7 @@ describe('data requests in the admin dashboard', () => {
       // The login page first asks for the session: 401 before signing in; a 400 answered below.
       allowConsoleErrors: /401|400/,
     });
-    await page.goto(`${baseUrl}/admin/login`);
-    await page.getByLabel('Nome utente').fill(admin.username);
-    await page.getByLabel('Password').fill(ADMIN_PASSWORD);
-    await page.getByRole('button', { name: 'Accedi' }).click();
-    await page.waitForURL(/\/admin(-|\/)dashboard/);
+    await signInAsAdmin(page, { baseUrl }, admin.username, ADMIN_PASSWORD);
     await page.getByRole('tab', { name: 'Consensi e richieste' }).click();
 
     const table = page.getByRole('region', { name: 'Elenco delle richieste ricevute' });

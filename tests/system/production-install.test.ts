@@ -193,6 +193,7 @@ describe('a production install without dev dependencies', () => {
       SESSION_SECRET: 'production-install-session-secret-0123',
       LINK_TOKEN_SECRET: 'production-install-link-token-secret-01',
       SUPPRESSION_HASH_SECRET: 'production-install-suppression-secret-01',
+      ADMIN_SECOND_FACTOR_KEY: 'production-install-second-factor-key-01',
       SHUTDOWN_GRACE_MS: '5000',
       WORKER_METRICS_PORT: String(await freePort()),
     });

@@ -6,7 +6,7 @@ import type { Route } from './+types/root';
 import { Spinner } from './components/ui/spinner';
 import { useToasts } from './components/ui/toast-store';
 import { CookieBanner, CookieConsentProvider, CookieSettingsPanel, useCookieConsent } from './features/consent';
-import { ClickIdsByConsent, recordLanding, usePageTracking } from './features/tracking';
+import { ClickIdsByConsent, recordLanding, usePageTracking, VisitSession } from './features/tracking';
 import { createQueryClient } from './lib/query-client';
 import { isAdminPage } from './page-paths';
 import './app.css';
@@ -88,6 +88,7 @@ export default function App() {
           <>
             <CookieBanner />
             <ClickIdsByConsent />
+            <VisitSession />
           </>
         )}
         <OnDemand />

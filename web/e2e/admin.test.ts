@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adminMessages, cookieTexts, notFoundPage } from '@guida/shared/messages';
 import { insertLead } from '@guida/testing/lead-fixture';
-import { createAdmin, signInAsAdmin } from './admin-harness';
+import { createAdmin, passSecondFactor, signInAsAdmin } from './admin-harness';
 import { axeViolations } from './axe';
 import { afterIdleWork } from './idle';
 import { openPage, useSiteAndBrowser } from './site-harness';
@@ -115,6 +115,7 @@ describe('admin area in the browser', () => {
     await page.getByLabel('Nome utente').fill(USERNAME);
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Accedi' }).click();
+    await passSecondFactor(page, e2e.site, USERNAME);
     await page.waitForURL(/\/admin(-|\/)dashboard/);
     // The overview is the first screen; the leads are one tab away.
     await page.getByRole('tab', { name: 'Lead', exact: true }).click();

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gdprFormTexts } from '@guida/shared/gdpr-messages';
-import { challengeWidgetTexts } from '@guida/shared/messages';
+import { challengePage, challengeWidgetTexts } from '@guida/shared/messages';
 import { axeViolations } from './axe';
 import { fillLeadForm, gotoInteractive, openPage, startSite, useBrowser, type Site } from './site-harness';
 
@@ -97,6 +97,62 @@ describe('with CHALLENGE_MODE=always', () => {
     expect(consoleErrors).toEqual([]);
     await close();
     expect(await site.db('ebook_requests').where({ email: 'elena.dopo@example.it' }).first()).toBeDefined();
+  });
+
+  it('without JavaScript the form gets an Italian page, nothing is stored, and its link brings the visitor back to the form', async () => {
+    const landing = `${site.baseUrl}/trading-milano?utm_source=partner`;
+    const { page, close } = await openPage(e2e.browser, { javaScriptEnabled: false });
+    await page.goto(landing);
+    const telefono = italianMobile();
+    const form = await fillLeadForm(page, { nome: 'Elena', cognome: 'Conti', email: 'elena.senza-js@example.it', telefono });
+    await form.getByRole('checkbox', { name: /informativa sulla privacy/i }).check();
+    const [answer] = await Promise.all([
+      page.waitForResponse((response) => response.url().endsWith('/api/ebook-request')),
+      form.getByRole('button', { name: /guida/i }).click(),
+    ]);
+    expect(answer.status()).toBe(428);
+    await page.waitForLoadState();
+    expect(await page.locator('h1').textContent()).toBe(challengePage.title);
+    const text = await page.locator('main').textContent();
+    for (const paragraph of [challengePage.why, challengePage.nothingSent, challengePage.how]) expect(text).toContain(paragraph);
+    expect(await site.db('ebook_requests').where({ email: 'elena.senza-js@example.it' }).first()).toBeUndefined();
+
+    // Back to the form of the page it came from, campaign included.
+    await page.getByRole('link', { name: challengePage.back }).click();
+    await page.waitForURL(`${landing}#richiedi-guida`);
+    expect(await page.locator('form#richiedi-guida').isVisible()).toBe(true);
+    await close();
+
+    // Where JavaScript runs, the same address gives the form with the widget, and the lead goes through.
+    const browser = await openPage(e2e.browser);
+    await gotoInteractive(browser.page, `${landing}#richiedi-guida`);
+    const again = await fillLeadForm(browser.page, { nome: 'Elena', cognome: 'Conti', email: 'elena.senza-js@example.it', telefono });
+    const widget = again.locator('altcha-widget');
+    await expect.poll(() => widget.getByText(challengeWidgetTexts.verified, { exact: true }).count(), { timeout: 30_000 }).toBe(1);
+    await again.getByRole('checkbox', { name: /informativa sulla privacy/i }).check();
+    await again.getByRole('button', { name: /guida/i }).click();
+    await browser.page.waitForURL(`${site.baseUrl}/grazie-italia`, { timeout: 30_000 });
+    expect(browser.consoleErrors).toEqual([]);
+    await browser.close();
+    expect(await site.db('ebook_requests').where({ email: 'elena.senza-js@example.it' }).first()).toMatchObject({
+      landing_path: '/trading-milano',
+      utm_source: 'partner',
+    });
+  });
+
+  it('without JavaScript the data-rights form gets the page too, with its way back', async () => {
+    const { page, close } = await openPage(e2e.browser, { javaScriptEnabled: false });
+    await page.goto(`${site.baseUrl}/gdpr`);
+    const form = page.locator('form#richiesta-gdpr');
+    await form.getByLabel(gdprFormTexts.emailLabel).fill('dati.senza-js@example.it');
+    await form.getByLabel(gdprFormTexts.typeLabel).selectOption('access');
+    await form.getByRole('button', { name: gdprFormTexts.submit }).click();
+    await page.waitForLoadState();
+    expect(await page.locator('h1').textContent()).toBe(challengePage.title);
+    await page.getByRole('link', { name: challengePage.back }).click();
+    await page.waitForURL(`${site.baseUrl}/gdpr#richiesta-gdpr`);
+    await close();
+    expect(await site.db('gdpr_data_requests').where({ email: 'dati.senza-js@example.it' }).first()).toBeUndefined();
   });
 
   it('the widget works from the keyboard on the GDPR form', async () => {

@@ -21,7 +21,7 @@ beforeAll(() => {
   createAdmin(e2e.site, USERNAME, PASSWORD);
 });
 
-/** The variant a visitor is served, read from the page as the tracker and the form read it. */
+/** The variant a visitor is served, read from the page (the API counts the one of its visit session, decision 051). */
 async function servedVariant(visitor: number) {
   const opened = await openPage(e2e.browser, { userAgent: userAgent(visitor), viewport: { width: 1280, height: 900 } });
   await gotoInteractive(opened.page, `${e2e.site.baseUrl}${experiment.path}`);

@@ -26,9 +26,9 @@ function settled(page: Page) {
 async function visit(path: string, viewport: typeof PHONE, expected: string[], read: (page: Page) => Promise<void>) {
   const { page, close, consoleErrors } = await openPage(e2e.browser, { viewport });
   await gotoInteractive(page, `${e2e.site.baseUrl}${path}`);
-  // The page view has been tracked once the session exists; the sections are observed from
-  // the next idle task on.
-  const session = () => page.evaluate(() => sessionStorage.getItem('guida-analytics-session'));
+  // The visit session the API issued arrives after the idle moment the page view is tracked
+  // in (decision 051); the sections are observed from the next idle task on.
+  const session = () => page.evaluate(() => (JSON.parse(sessionStorage.getItem('guida-visit') ?? 'null') as { sessionId: string } | null)?.sessionId);
   await expect.poll(session).toBeTruthy();
   const sessionId = await session();
   await afterIdleWork(page);

@@ -9,8 +9,12 @@ describe('first-party analytics, browser to database', () => {
   it('records page views, the funnel, form actions and section time of a visit', async () => {
     const { page, close } = await openPage(e2e.browser, { viewport: { width: 1280, height: 900 } });
     await gotoInteractive(page, `${e2e.site.baseUrl}/?utm_source=newsletter&utm_campaign=inverno`);
-    const sessionId = await page.evaluate(() => sessionStorage.getItem('guida-analytics-session'));
+    // The session the API issued the tab once the page was idle (decision 051).
+    const visit = () => page.evaluate(() => JSON.parse(sessionStorage.getItem('guida-visit') ?? 'null') as { sessionId: string; token: string } | null);
+    await expect.poll(visit).not.toBeNull();
+    const { sessionId, token } = (await visit())!;
     expect(sessionId).toMatch(/^[A-Za-z0-9_-]{21}$/);
+    expect(token).toMatch(/^[\w-]+\.[\w-]+$/);
 
     const form = await fillLeadForm(page, { nome: 'Elisa', cognome: 'Marchi', email: 'elisa@example.it', telefono: '347 900 1234' });
     await privacyCheckbox(form).check();
@@ -64,8 +68,8 @@ describe('first-party analytics, browser to database', () => {
       window.requestIdleCallback = () => 0;
     });
     await gotoInteractive(page, `${e2e.site.baseUrl}/educazione-investimenti`);
-    const sessionId = await page.evaluate(() => sessionStorage.getItem('guida-analytics-session'));
-    expect(sessionId).toBeNull();
+    // No idle moment, no visit session: the events leave under an id of the tab's own.
+    expect(await page.evaluate(() => [sessionStorage.getItem('guida-visit'), sessionStorage.getItem('guida-analytics-session')])).toEqual([null, null]);
     await page.goto('about:blank');
     const [viewSession] = await waitFor(
       async () => {

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminMessages } from '@guida/shared/messages';
 import { migrationConfig } from '@guida/migrations';
-import { ADMIN_PASSWORD, createUser } from '../testing/admin-session';
+import { ADMIN_PASSWORD, createUser, signIn } from '../testing/admin-session';
 import { createTestApi, type TestApi } from '../testing/test-api';
 import { createLoginGuard } from './login-guard';
 import { verificationSlots } from './password-hash';
@@ -24,17 +24,10 @@ const login = (username: string, password: string, ip: string, cookie?: string) 
   return post.send({ username, password });
 };
 
-/** "name=value" of each cookie an answer sets. */
-const cookiesOf = (response: request.Response) =>
-  ([] as string[]).concat(response.headers['set-cookie'] ?? []).map((cookie) => cookie.split(';')[0]!);
-const deviceCookieOf = (response: request.Response) => cookiesOf(response).find((c) => c.startsWith('guida_admin_device='))!;
-const sessionCookieOf = (response: request.Response) => cookiesOf(response).find((c) => c.startsWith('guida_admin='))!;
-
-/** Signs in once from `ip`: the answer's known-device cookie. */
-async function knownDeviceOf(username: string, ip: string) {
-  const response = await login(username, ADMIN_PASSWORD, ip);
-  expect(response.status).toBe(200);
-  return deviceCookieOf(response);
+/** Signs in once from `ip` (both steps): the known-device cookie it leaves. */
+async function knownDeviceOf(user: { id: number; username: string }, ip: string) {
+  const { deviceCookie } = await signIn(api, user, { ip });
+  return deviceCookie!;
 }
 
 describe('counting attempts', () => {
@@ -101,7 +94,7 @@ describe('what strangers cannot do to the admin', () => {
 
   it('stops guessing from many addresses after 20 failures, but not the admin on a known device', async () => {
     const user = await createUser(api);
-    const device = await knownDeviceOf(user.username, '203.0.113.200');
+    const device = await knownDeviceOf(user, '203.0.113.200');
     for (let attempt = 0; attempt < 20; attempt += 1) {
       expect((await login(user.username, WRONG, `203.0.113.${attempt + 1}`)).status).toBe(401);
     }
@@ -112,13 +105,14 @@ describe('what strangers cannot do to the admin', () => {
     // From another network too: the device, not the address, is what is known.
     const admin = await login(user.username, ADMIN_PASSWORD, '192.0.2.201', device);
     expect(admin.status).toBe(200);
+    await signIn(api, user, { ip: '192.0.2.201', cookie: device });
     const audit = await api.db('admin_audit_log').where({ user_id: user.id, action: 'login_success' }).orderBy('id');
-    expect(audit.at(-1).details).toEqual({ knownDevice: true });
+    expect(audit.at(-1).details).toEqual({ knownDevice: true, secondFactor: 'totp' });
   }, 30_000);
 
   it('slows a known device down instead of locking it, and lets the right password in once the wait is over', async () => {
     const user = await createUser(api);
-    const device = await knownDeviceOf(user.username, '198.51.100.30');
+    const device = await knownDeviceOf(user, '198.51.100.30');
     for (let attempt = 0; attempt < 6; attempt += 1) {
       expect((await login(user.username, WRONG, '198.51.100.30', device)).status).toBe(401);
     }
@@ -137,7 +131,7 @@ describe('what strangers cannot do to the admin', () => {
   it('treats a forged or foreign device cookie as no device', async () => {
     const user = await createUser(api);
     const other = await createUser(api);
-    const device = await knownDeviceOf(other.username, '198.51.100.40');
+    const device = await knownDeviceOf(other, '198.51.100.40');
     const forged = device.replace(/.$/, (last) => (last === 'A' ? 'B' : 'A'));
     for (const cookie of [forged, device]) {
       // 5 failures from one client lock it for `user`, whatever device cookie it shows.
@@ -167,9 +161,9 @@ describe('password checks at once', () => {
 describe('sessions end on a password change', () => {
   it('signs every session of the user out when admin:create sets a new password, and forgets its devices', async () => {
     const user = await createUser(api);
-    const first = await login(user.username, ADMIN_PASSWORD, '192.0.2.80');
-    const second = await login(user.username, ADMIN_PASSWORD, '192.0.2.81');
-    const sessions = [sessionCookieOf(first), sessionCookieOf(second)];
+    const first = await signIn(api, user, { ip: '192.0.2.80' });
+    const second = await signIn(api, user, { ip: '192.0.2.81' });
+    const sessions = [first.cookie, second.cookie];
     for (const cookie of sessions) {
       expect((await request(api.app).get('/api/admin/session').set('Cookie', cookie)).status).toBe(200);
     }
@@ -187,10 +181,11 @@ describe('sessions end on a password change', () => {
       expect(ended.body.message).toBe(adminMessages.signedOut);
     }
     expect((await login(user.username, ADMIN_PASSWORD, '192.0.2.82')).status).toBe(401);
-    const again = await login(user.username, newPassword, '192.0.2.82', deviceCookieOf(first));
-    expect(again.status).toBe(200);
+    // The second factor stays: a new password is not a lost phone.
+    const again = await signIn(api, user, { ip: '192.0.2.82', password: newPassword, cookie: first.deviceCookie });
+    expect(again.answer.step).toBe('signed-in');
     const audit = await api.db('admin_audit_log').where({ user_id: user.id, action: 'login_success' }).orderBy('id');
-    expect(audit.at(-1).details).toEqual({ knownDevice: false });
+    expect(audit.at(-1).details).toEqual({ knownDevice: false, secondFactor: 'totp' });
   }, 30_000);
 });
 

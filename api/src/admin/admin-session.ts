@@ -6,8 +6,9 @@ import { serviceUnavailable } from '../errors';
 /**
  * Server-side admin sessions in Redis. The browser holds only a random id (httpOnly,
  * SameSite=Strict, Secure over https); Redis holds the session under an HMAC of that id,
- * so its keys alone open nothing. Idle expiry is the key's TTL, renewed on use; the
- * absolute expiry is stored with the session.
+ * so its keys alone open nothing. A session ends after `idleSeconds` without anything the
+ * admin did (a request marked as background does not count, decision 054) and in any case
+ * at its absolute expiry; the key's TTL follows the idle limit, so idle sessions leave Redis.
  */
 export interface AdminSessionData {
   userId: number;
@@ -17,6 +18,13 @@ export interface AdminSessionData {
   expiresAt: number;
   /** Which password the session was opened with (see `passwordStamp`). */
   passwordStamp: string;
+  /** The last request the admin made themselves (ms): the idle limit counts from it. */
+  lastActivityAt: number;
+  /**
+   * When the second factor the session was opened with was enrolled (ms); null when it was
+   * opened with ADMIN_SECOND_FACTOR=off. A reset, or a new enrolment, ends the session.
+   */
+  secondFactorAt: number | null;
 }
 
 export interface SessionOptions {
@@ -26,6 +34,8 @@ export interface SessionOptions {
   idleSeconds: number;
   maxSeconds: number;
   secure: boolean;
+  /** The clock (ms); tests move it. */
+  now: () => number;
 }
 
 const COOKIE = 'guida_admin';
@@ -72,9 +82,13 @@ export function createSessionStore(options: SessionOptions) {
   };
 
   return {
-    async create(res: Response, user: { id: number; username: string; password: string }): Promise<AdminSessionData> {
+    async create(
+      res: Response,
+      user: { id: number; username: string; password: string },
+      secondFactorAt: Date | null,
+    ): Promise<AdminSessionData> {
       const id = randomBytes(32).toString('base64url');
-      const now = Date.now();
+      const now = options.now();
       const session: AdminSessionData = {
         userId: user.id,
         username: user.username,
@@ -82,6 +96,8 @@ export function createSessionStore(options: SessionOptions) {
         createdAt: now,
         expiresAt: now + options.maxSeconds * 1000,
         passwordStamp: passwordStamp(options.secret, user.password),
+        lastActivityAt: now,
+        secondFactorAt: secondFactorAt?.getTime() ?? null,
       };
       await guarded(() => options.redis.set(keyOf(id), JSON.stringify(session), 'EX', options.idleSeconds));
       res.cookie(name, id, {
@@ -94,18 +110,29 @@ export function createSessionStore(options: SessionOptions) {
       return session;
     },
 
-    /** The valid session of this request, renewed; null when none, expired or unknown. */
-    async read(req: Request): Promise<AdminSessionData | null> {
+    /**
+     * The valid session of this request; null when none, unknown, idle for `idleSeconds` or
+     * past its absolute expiry. Only a request of the admin's own (`activity`) renews it: a
+     * background poll reads the session and leaves its idle clock running.
+     */
+    async read(req: Request, { activity }: { activity: boolean }): Promise<AdminSessionData | null> {
       const id = readCookie(req, name);
       if (!id) return null;
       const raw = await guarded(() => options.redis.get(keyOf(id)));
       if (!raw) return null;
       const session = JSON.parse(raw) as AdminSessionData;
-      if (Date.now() >= session.expiresAt) {
+      const now = options.now();
+      // Sessions stored before the idle clock had none: their last activity is their start.
+      const lastActivityAt = session.lastActivityAt ?? session.createdAt;
+      if (now >= session.expiresAt || now - lastActivityAt >= options.idleSeconds * 1000) {
         await guarded(() => options.redis.del(keyOf(id)));
         return null;
       }
-      await guarded(() => options.redis.expire(keyOf(id), options.idleSeconds));
+      if (activity) {
+        session.lastActivityAt = now;
+        // XX: a session signed out meanwhile stays gone.
+        await guarded(() => options.redis.set(keyOf(id), JSON.stringify(session), 'EX', options.idleSeconds, 'XX'));
+      }
       return session;
     },
 

@@ -12,6 +12,19 @@ export const findUserByUsername = (db: Knex, username: string) =>
 
 export const findUserById = (db: Knex, id: number) => db('users').where({ id }).first<UserRow | undefined>();
 
+/** The user with the moment their second factor was enrolled (null without one): what every admin request checks. */
+export const findUserWithSecondFactor = (db: Knex, id: number) =>
+  db('users')
+    .leftJoin('admin_second_factors', 'admin_second_factors.user_id', 'users.id')
+    .where('users.id', id)
+    .first<(UserRow & { second_factor_at: Date | null }) | undefined>(
+      'users.id',
+      'users.username',
+      'users.password',
+      'users.is_admin',
+      'admin_second_factors.confirmed_at as second_factor_at',
+    );
+
 export async function recordLogin(db: Knex, id: number) {
   await db('users').where({ id }).update({ last_login_at: db.fn.now() });
 }

@@ -2,7 +2,8 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { experimentMessages } from '@guida/shared/experiments';
 import { adminMessages } from '@guida/shared/messages';
-import { ADMIN_PASSWORD, createUser, signInAsAdmin } from '../testing/admin-session';
+import { authenticatorCode } from '@guida/testing/totp';
+import { ADMIN_PASSWORD, cookiesOf, createUser, signIn, signInAsAdmin } from '../testing/admin-session';
 import { createTestApi, type TestApi } from '../testing/test-api';
 
 let api: TestApi;
@@ -39,19 +40,20 @@ const ADMIN_ROUTES: [method: 'get' | 'post', path: string][] = [
   ['get', '/api/admin/experiments'],
   ['post', '/api/admin/experiments/nessuno/keep/a'],
   ['get', '/api/admin/alerts'],
+  ['get', '/api/admin/second-factor'],
+  ['post', '/api/admin/second-factor/recovery-codes'],
 ];
 
 describe('admin login', () => {
   it('signs an admin in with a session cookie that is httpOnly and SameSite=Strict, and audits it', async () => {
     const user = await createUser(api);
-    const response = await login(user.username, ADMIN_PASSWORD);
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({
+    const { answer, response } = await signIn(api, user, { ip: '203.0.113.7' });
+    expect(answer.session).toEqual({
       user: { id: user.id, username: user.username, isAdmin: true },
       csrfToken: expect.stringMatching(/^[\w-]{43}$/),
       expiresAt: expect.any(String),
     });
-    const cookie = String(response.headers['set-cookie']);
+    const cookie = ([] as string[]).concat(response.headers['set-cookie'] ?? []).find((c) => c.startsWith('guida_admin='))!;
     expect(cookie).toMatch(/^guida_admin=[\w-]{43};/);
     expect(cookie).toContain('HttpOnly');
     expect(cookie).toContain('SameSite=Strict');
@@ -99,11 +101,9 @@ describe('admin login', () => {
 
   it('gives a new session id at every login (rotation): the old cookie stops working', async () => {
     const first = await signInAsAdmin(api);
-    const again = await first.agent.post('/api/admin/login').send({ username: first.user.username, password: ADMIN_PASSWORD });
-    expect(again.status).toBe(200);
-    expect(String(again.headers['set-cookie'])).not.toBe(String(first.cookie));
-    const oldCookie = String(first.cookie).split(';')[0]!;
-    expect((await request(api.app).get('/api/admin/session').set('Cookie', oldCookie)).status).toBe(401);
+    const again = await signIn(api, first.user, { agent: first.agent });
+    expect(again.cookie).not.toBe(first.cookie);
+    expect((await request(api.app).get('/api/admin/session').set('Cookie', first.cookie)).status).toBe(401);
     expect((await first.agent.get('/api/admin/session')).status).toBe(200);
   });
 
@@ -114,10 +114,20 @@ describe('admin login', () => {
       const response = await request(secureApi.app)
         .post('/api/admin/login')
         .send({ username: user.username, password: ADMIN_PASSWORD });
-      const cookie = String(response.headers['set-cookie']);
-      expect(cookie).toMatch(/^__Host-guida_admin=/);
-      expect(cookie).toContain('Secure');
-      expect(cookie).toContain('Path=/');
+      // The pending login's cookie, then the session's: both __Host-, Secure, path=/.
+      const pending = String(response.headers['set-cookie']);
+      expect(pending).toMatch(/^__Host-guida_admin_pending=/);
+      expect(pending).toContain('Secure');
+      expect(pending).toContain('Path=/');
+      // supertest keeps no Secure cookie over plain http: the browser's cookie is sent by hand.
+      const enrolled = await request(secureApi.app)
+        .post('/api/admin/login/enrolment')
+        .set('Cookie', cookiesOf(response))
+        .send({ code: authenticatorCode(response.body.enrolment.secret, Date.now()) });
+      expect(enrolled.status).toBe(200);
+      const session = ([] as string[]).concat(enrolled.headers['set-cookie'] ?? []).find((cookie) => cookie.startsWith('__Host-guida_admin='));
+      expect(session).toContain('Secure');
+      expect(session).toContain('Path=/');
     } finally {
       await secureApi.close();
     }
@@ -131,6 +141,31 @@ describe('admin sessions', () => {
       expect(response.status, `${method} ${path}`).toBe(401);
       expect(response.body.message).toBe(adminMessages.signedOut);
     }
+  });
+
+  it('refuses the pending login (password verified, second factor not yet) on every admin route with 401', async () => {
+    const user = await createUser(api);
+    // First login (enrolment pending), then a later one (code pending): neither opens anything.
+    const enrolling = request.agent(api.app);
+    expect((await enrolling.post('/api/admin/login').send({ username: user.username, password: ADMIN_PASSWORD })).body.step).toBe('enrol');
+    await signIn(api, user);
+    const verifying = request.agent(api.app);
+    expect((await verifying.post('/api/admin/login').send({ username: user.username, password: ADMIN_PASSWORD })).body.step).toBe(
+      'second-factor',
+    );
+    for (const agent of [enrolling, verifying]) {
+      for (const [method, path] of ADMIN_ROUTES) {
+        const response = await agent[method](path);
+        expect(response.status, `${method} ${path}`).toBe(401);
+        expect(response.body.message).toBe(adminMessages.signedOut);
+      }
+    }
+    // Nor does its cookie under the session's name.
+    const [pending] = (await verifying.post('/api/admin/login').send({ username: user.username, password: ADMIN_PASSWORD })).headers[
+      'set-cookie'
+    ] as unknown as string[];
+    const asSession = pending!.split(';')[0]!.replace('guida_admin_pending=', 'guida_admin=');
+    expect((await request(api.app).get('/api/admin/session').set('Cookie', asSession)).status).toBe(401);
   });
 
   it('every admin route answers 403 once the account is no longer an admin', async () => {
@@ -168,7 +203,7 @@ describe('admin sessions', () => {
     await agent.get('/api/admin/session');
     const ttl = await api.deps.redis.ttl(key);
     expect(ttl).toBeGreaterThan(5);
-    expect(ttl).toBeLessThanOrEqual(api.config.ADMIN_SESSION_IDLE_MINUTES * 60);
+    expect(ttl).toBeLessThanOrEqual(api.config.ADMIN_IDLE_MINUTES * 60);
   });
 
   it('logs out: the cookie is cleared, the session is gone, the logout is audited', async () => {
@@ -232,6 +267,58 @@ describe('GET /api/admin/configuration', () => {
       expect((await signedIn.agent.get('/api/admin/configuration')).body).toEqual({ crmConfigured: true });
     } finally {
       await withCrm.close();
+    }
+  });
+});
+
+describe('idle sessions (ADMIN_IDLE_MINUTES, default 30)', () => {
+  const MINUTE = 60_000;
+  let clock = Date.now();
+  let timed: TestApi;
+  beforeAll(async () => {
+    timed = await createTestApi({}, { now: () => new Date(clock) });
+  });
+  afterAll(async () => {
+    await timed.close();
+  });
+  const poll = (agent: ReturnType<typeof request.agent>, path = '/api/admin/alerts') =>
+    agent.get(path).set('X-Admin-Background', '1');
+
+  it('ends a session polled every few seconds after 30 minutes without anything the admin did', async () => {
+    expect(timed.config.ADMIN_IDLE_MINUTES).toBe(30);
+    const { agent } = await signInAsAdmin(timed);
+    for (let minutes = 5; minutes < 30; minutes += 5) {
+      clock += 5 * MINUTE;
+      expect((await poll(agent)).status, `poll after ${minutes} minutes`).toBe(200);
+      expect((await poll(agent, '/api/admin/session')).status).toBe(200);
+    }
+    clock += 5 * MINUTE;
+    const ended = await poll(agent);
+    expect(ended.status).toBe(401);
+    expect(ended.body.message).toBe(adminMessages.signedOut);
+    // Gone for good: a request of the admin's own does not bring it back.
+    expect((await agent.get('/api/admin/session')).status).toBe(401);
+  });
+
+  it('counts what the admin does: a request without the mark renews it, whatever the polls', async () => {
+    const { agent } = await signInAsAdmin(timed);
+    clock += 20 * MINUTE;
+    expect((await agent.get('/api/admin/leads')).status).toBe(200);
+    clock += 25 * MINUTE;
+    expect((await poll(agent)).status).toBe(200);
+    clock += 4 * MINUTE;
+    expect((await poll(agent)).status).toBe(200);
+    clock += 1 * MINUTE;
+    expect((await poll(agent)).status).toBe(401);
+  });
+
+  it('takes any value of the mark as a poll: a forged or odd header can only end a session sooner', async () => {
+    const { agent } = await signInAsAdmin(timed);
+    for (const value of ['0', 'false', '', 'no']) {
+      clock += 9 * MINUTE;
+      const answer = await agent.get('/api/admin/session').set('X-Admin-Background', value);
+      if (value === 'no') expect(answer.status).toBe(401);
+      else expect(answer.status, JSON.stringify(value)).toBe(200);
     }
   });
 });

@@ -1,17 +1,29 @@
-import { Router } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { clientKey } from '../http/client-ip';
 import { adminMessages } from '@guida/shared/messages';
-import { adminLoginSchema, type AdminConfiguration, type AdminSession } from '@guida/shared/schemas/admin';
+import {
+  adminLoginSchema,
+  adminSecondFactorSchema,
+  adminTotpSchema,
+  isTotpCode,
+  type AdminConfiguration,
+  type AdminLoginAnswer,
+  type AdminSession,
+} from '@guida/shared/schemas/admin';
 import type { ApiDeps } from '../dependencies';
 import { AppError } from '../errors';
 import { parseOrThrow } from '../http/validate';
 import { requireAdmin, requireCsrfToken, requireSameOrigin, signedIn } from './admin-auth';
-import { createSessionStore, type AdminSessionData } from './admin-session';
-import { findUserByUsername, recordLogin } from './admin-users.repo';
+import { createSessionStore, passwordStamp, sameToken, type AdminSessionData } from './admin-session';
+import { findUserById, findUserByUsername, recordLogin, type UserRow } from './admin-users.repo';
 import { audit, typedUsernameDigest } from './audit-log';
-import { knownDevices } from './known-device';
+import { knownDevices, type KnownDevice } from './known-device';
 import { createLoginGuard } from './login-guard';
 import { verificationSlots, verifyPassword } from './password-hash';
+import { codeAttempts } from './second-factor/code-attempts';
+import { pendingLogins } from './second-factor/pending-login';
+import { secondFactors } from './second-factor/second-factor';
+import { adminSecondFactorRouter } from './second-factor/second-factor.routes';
 import { adminAlertsRouter } from './alerts/admin-alerts.routes';
 import { adminDataRequestsRouter } from './data-requests/admin-data-requests.routes';
 import { adminExperimentsRouter } from './experiments/admin-experiments.routes';
@@ -35,24 +47,78 @@ const sessionAnswer = (session: AdminSessionData): AdminSession => ({
   expiresAt: new Date(session.expiresAt).toISOString(),
 });
 
+const wrongCode = () => new AppError(401, 'wrong_code', adminMessages.wrongCode);
+const pendingExpired = () => new AppError(401, 'second_factor_pending', adminMessages.secondFactorExpired);
+
 /**
- * The admin API under /api/admin. Login, session and logout first; every other route
- * needs an admin session, and writes also a same-origin request with the CSRF token.
+ * The admin API under /api/admin. The login (password, then the second factor: a code of
+ * the app, or enrolment on the first login), the session and logout first; every other
+ * route needs an admin session, and writes also a same-origin request with the CSRF token.
  */
 export function adminRouter(deps: ApiDeps) {
   const { config } = deps;
   const secure = new URL(config.PUBLIC_BASE_URL).protocol === 'https:';
+  // The clock of idle sessions and TOTP steps: the offer's (decision 047), which tests move.
+  const now = () => (deps.now?.() ?? new Date()).getTime();
   const sessions = createSessionStore({
     redis: deps.redis,
     prefix: config.REDIS_KEY_PREFIX,
     secret: config.SESSION_SECRET,
-    idleSeconds: config.ADMIN_SESSION_IDLE_MINUTES * 60,
+    idleSeconds: config.ADMIN_IDLE_MINUTES * 60,
     maxSeconds: config.ADMIN_SESSION_MAX_HOURS * 3600,
     secure,
+    now,
   });
+  const secondFactorRequired = config.ADMIN_SECOND_FACTOR === 'required';
+  const pending = pendingLogins({ redis: deps.redis, prefix: config.REDIS_KEY_PREFIX, secret: config.SESSION_SECRET, secure });
+  const factors = secondFactors({ db: deps.db, config, now });
   const devices = knownDevices({ secret: config.SESSION_SECRET, secure });
   const guard = createLoginGuard({ redis: deps.redis, prefix: config.REDIS_KEY_PREFIX });
+  const attemptCode = codeAttempts({ guard, devices });
   const passwordChecks = verificationSlots(PASSWORD_CHECKS_AT_ONCE, PASSWORD_CHECKS_FOR_KNOWN_DEVICES);
+  const sameOrigin = requireSameOrigin(config.PUBLIC_BASE_URL);
+
+  /** Signed in: a new session (the browser's previous one dropped), the device remembered, audited. */
+  async function openSession(
+    req: Request,
+    res: Response,
+    user: UserRow,
+    device: KnownDevice | null,
+    secondFactor: 'totp' | 'recovery_code' | 'off',
+  ) {
+    await sessions.forget(req);
+    const secondFactorAt = secondFactor === 'off' ? null : await factors.enrolledAt(user.id);
+    const session = await sessions.create(res, user, secondFactorAt);
+    devices.remember(res, user, device);
+    await recordLogin(deps.db, user.id);
+    await audit(deps.db, req, {
+      userId: user.id,
+      username: user.username,
+      action: 'login_success',
+      details: { knownDevice: device !== null, secondFactor },
+    });
+    return sessionAnswer(session);
+  }
+
+  /** The user of this browser's pending login at `stage`, still an admin with the same password; else 401. */
+  async function pendingUser(req: Request, res: Response, stage: 'enrol' | 'verify') {
+    const login = await pending.read(req);
+    if (!login || login.stage !== stage) throw pendingExpired();
+    const user = await findUserById(deps.db, login.userId);
+    if (!user || !user.is_admin || !sameToken(login.passwordStamp, passwordStamp(config.SESSION_SECRET, user.password))) {
+      await pending.finish(req, res);
+      throw pendingExpired();
+    }
+    return user;
+  }
+
+  const auditWrongCode = (req: Request, user: UserRow, device: KnownDevice | null, reason: string) =>
+    audit(deps.db, req, {
+      userId: user.id,
+      username: user.username,
+      action: 'login_failure',
+      details: { reason, knownDevice: device !== null },
+    });
 
   const router = Router();
   router.use((_req, res, next) => {
@@ -60,7 +126,7 @@ export function adminRouter(deps: ApiDeps) {
     next();
   });
 
-  router.post('/login', requireSameOrigin(config.PUBLIC_BASE_URL), async (req, res) => {
+  router.post('/login', sameOrigin, async (req, res) => {
     const client = clientKey(req.ip);
     const credentials = parseOrThrow(adminLoginSchema, req.body);
     const user = await findUserByUsername(deps.db, credentials.username);
@@ -95,18 +161,64 @@ export function adminRouter(deps: ApiDeps) {
     }
 
     await giveBack();
-    // Rotation: whatever session this browser had is dropped, a new id is issued.
+    // Rotation: whatever session this browser had ends at a new login.
     await sessions.forget(req);
-    const session = await sessions.create(res, user);
-    devices.remember(res, user, device);
-    await recordLogin(deps.db, user.id);
-    await audit(deps.db, req, {
-      userId: user.id,
-      username: user.username,
-      action: 'login_success',
-      details: { knownDevice: device !== null },
-    });
-    res.json(sessionAnswer(session));
+    let answer: AdminLoginAnswer;
+    if (!secondFactorRequired) {
+      answer = { step: 'signed-in', session: await openSession(req, res, user, device, 'off') };
+    } else {
+      // Password verified, second factor pending: no session yet, only a short-lived state
+      // that the next step (and no admin route) reads.
+      const enrolled = (await factors.enrolledAt(user.id)) !== null;
+      const stage = enrolled ? 'verify' : 'enrol';
+      await pending.start(req, res, {
+        userId: user.id,
+        username: user.username,
+        passwordStamp: passwordStamp(config.SESSION_SECRET, user.password),
+        stage,
+      });
+      answer = enrolled ? { step: 'second-factor' } : { step: 'enrol', enrolment: await factors.beginEnrolment(user) };
+    }
+    res.json(answer);
+  });
+
+  router.post('/login/second-factor', sameOrigin, async (req, res) => {
+    const user = await pendingUser(req, res, 'verify');
+    const { code } = parseOrThrow(adminSecondFactorSchema, req.body);
+    const { result, device } = await attemptCode(req, user, () => factors.check(user.id, code));
+    if (!result) {
+      await auditWrongCode(req, user, device, isTotpCode(code) ? 'wrong_totp_code' : 'wrong_recovery_code');
+      throw wrongCode();
+    }
+    await pending.finish(req, res);
+    if (result.method === 'recovery_code') {
+      await audit(deps.db, req, {
+        userId: user.id,
+        username: user.username,
+        action: 'use_recovery_code',
+        details: { recoveryCodesLeft: result.recoveryCodesLeft },
+      });
+    }
+    const answer: AdminLoginAnswer = {
+      step: 'signed-in',
+      session: await openSession(req, res, user, device, result.method),
+      ...(result.method === 'recovery_code' ? { recoveryCodesLeft: result.recoveryCodesLeft } : {}),
+    };
+    res.json(answer);
+  });
+
+  router.post('/login/enrolment', sameOrigin, async (req, res) => {
+    const user = await pendingUser(req, res, 'enrol');
+    const { code } = parseOrThrow(adminTotpSchema, req.body);
+    const { result: recoveryCodes, device } = await attemptCode(req, user, () => factors.confirmEnrolment(user.id, code));
+    if (!recoveryCodes) {
+      await auditWrongCode(req, user, device, 'wrong_enrolment_code');
+      throw wrongCode();
+    }
+    await pending.finish(req, res);
+    await audit(deps.db, req, { userId: user.id, username: user.username, action: 'enrol_second_factor' });
+    const answer: AdminLoginAnswer = { step: 'signed-in', session: await openSession(req, res, user, device, 'totp'), recoveryCodes };
+    res.json(answer);
   });
 
   const signedInAdmin = requireAdmin(deps, sessions);
@@ -116,7 +228,7 @@ export function adminRouter(deps: ApiDeps) {
   });
 
   router.post('/logout', async (req, res) => {
-    const session = await sessions.read(req);
+    const session = await sessions.read(req, { activity: false });
     await sessions.destroy(req, res);
     if (session) {
       await audit(deps.db, req, { userId: session.userId, username: session.username, action: 'logout' });
@@ -137,5 +249,6 @@ export function adminRouter(deps: ApiDeps) {
   router.use(adminSmsBudgetRouter(deps));
   router.use(adminAlertsRouter(deps));
   router.use(adminExperimentsRouter(deps));
+  router.use(adminSecondFactorRouter(deps, { factors, attemptCode }));
   return router;
 }

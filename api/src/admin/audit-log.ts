@@ -16,10 +16,17 @@ export type AuditAction =
   | 'rectify_lead'
   | 'view_consent_history'
   | 'release_held_sms'
+  /** Held SMS discarded by block, network, address or time (decision 052): the criteria and the count. */
+  | 'discard_held_sms'
   | 'stop_hero_experiment'
   | 'withdraw_marketing_consent'
   /** The offer's start, end or places changed in the environment (found at an API start). */
-  | 'change_offer_settings';
+  | 'change_offer_settings'
+  /** The second factor (decision 054): enrolled at a first login, a recovery code used, codes regenerated, reset by admin:create. */
+  | 'enrol_second_factor'
+  | 'use_recovery_code'
+  | 'regenerate_recovery_codes'
+  | 'reset_second_factor';
 
 /**
  * Who an entry names when no admin acted (a change of the environment, found at a start):
@@ -69,6 +76,25 @@ export async function auditAdminAction(
 ) {
   const { user } = signedIn(req);
   await audit(db, req, { userId: user.id, username: user.username, ...entry });
+}
+
+/** Who an entry names when the operator acted on the command line (`npm run admin:create`). */
+export const COMMAND_LINE_ACTOR = '(admin:create)';
+
+/** What the operator did on the command line (admin:create), about the user named by `target`. */
+export async function auditCommandLineAction(
+  db: Knex,
+  entry: { action: AuditAction; target: { type: 'user'; id: number }; details?: Record<string, unknown> },
+) {
+  await db('admin_audit_log').insert({
+    user_id: entry.target.id,
+    username: COMMAND_LINE_ACTOR,
+    action: entry.action,
+    target_type: entry.target.type,
+    target_id: String(entry.target.id),
+    details: entry.details ?? null,
+    ip_address: null,
+  });
 }
 
 /** A change no admin made through the admin area: the environment's settings, found changed at a start. */

@@ -1,20 +1,38 @@
+import breachedList from './breached-passwords.json';
+
 /**
- * An admin password must resist guessing: at least 12 characters, three kinds of
- * characters, not the username, not a well-known password. Returns the problem in
- * Italian, or null when the password is acceptable.
+ * An admin password, per OWASP ASVS 5.0 (6.2.1–6.2.12): long enough (12 characters at
+ * least, up to 128 so passphrases fit), no composition rules (no "a digit and a symbol":
+ * they make passwords harder to remember, not to guess), not a password seen in breaches
+ * (breached-passwords.json, scripts/generate-breached-passwords.mjs), not built on the
+ * username or the product's own words. Returns the problem in Italian, or null.
  */
-const COMMON = ['password', 'passw0rd', 'qwerty', '123456', 'admin', 'letmein', 'welcome', 'guida', 'finanza', 'iloveyou'];
+export const PASSWORD_MIN_LENGTH = 12;
+export const PASSWORD_MAX_LENGTH = 128;
+
+/** Words of this product and of admin accounts: what someone guessing this site's admin tries first (ASVS 6.2.11). */
+const CONTEXT_WORDS = ['guida', 'finanza', 'guidafinanza', 'admin', 'amministratore', 'operatore', 'password'];
+
+let breached: Set<string> | undefined;
+/** Loaded on first use: only admin:create checks passwords. */
+const isBreached = (password: string) => (breached ??= new Set(breachedList)).has(password.toLowerCase());
 
 export function passwordProblem(password: string, username: string): string | null {
-  if (password.length < 12) return 'La password deve avere almeno 12 caratteri.';
-  if (password.length > 200) return 'La password è troppo lunga (massimo 200 caratteri).';
-  const kinds = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9]/].filter((kind) => kind.test(password)).length;
-  if (kinds < 3) return 'La password deve contenere almeno tre tra: minuscole, maiuscole, cifre e simboli.';
+  // Characters as a person counts them (an emoji is one), not UTF-16 units.
+  const length = [...password].length;
+  if (length < PASSWORD_MIN_LENGTH) return `La password deve avere almeno ${PASSWORD_MIN_LENGTH} caratteri.`;
+  if (length > PASSWORD_MAX_LENGTH) return `La password è troppo lunga (massimo ${PASSWORD_MAX_LENGTH} caratteri).`;
   const lower = password.toLowerCase();
   if (username.length >= 3 && lower.includes(username.toLowerCase())) {
     return 'La password non deve contenere il nome utente.';
   }
-  if (COMMON.some((word) => lower.includes(word))) return 'La password contiene una parola troppo comune.';
-  if (/(.)\1{3,}/.test(password)) return 'La password non deve ripetere lo stesso carattere più volte di seguito.';
+  if (isBreached(password)) {
+    return 'Questa password compare negli elenchi di password rubate e diffuse: scegline un’altra (una frase di più parole va benissimo).';
+  }
+  // The letters alone: "Guida-Finanza-2026!" is the product's name with a year and a symbol.
+  const letters = lower.replace(/[^\p{L}]/gu, '');
+  if (letters === '' || CONTEXT_WORDS.some((word) => letters === word || letters === word.repeat(2))) {
+    return 'La password è troppo facile da indovinare: evita il nome del sito, «admin» o solo cifre e simboli.';
+  }
   return null;
 }

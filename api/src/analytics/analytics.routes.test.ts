@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import request from 'supertest';
 import { apiMessages } from '@guida/shared/messages';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -198,6 +201,77 @@ describe('daily byte budget per client', () => {
       expect((await send('2001:db8:1:2::ffff')).status).toBe(429);
       expect((await send('2001:db8:1:3::1')).status).toBe(202);
     } finally {
+      await budgeted.close();
+    }
+  });
+
+  it('is never stretched by compression: compressed batches are refused and charged nothing, plain ones at their size', async () => {
+    const budgeted = await createTestApi({ ANALYTICS_DAILY_MB_PER_CLIENT: '1', ANALYTICS_RATE_LIMIT_PER_IP: '10000' });
+    try {
+      // About 40 KB of JSON a batch that gzip makes about 1 KB: 300 of them, 12 MB as parsed.
+      const events = Array.from({ length: 100 }, () => ({ type: 'section-view', sessionId: session, section: 'x'.repeat(50), timeSpent: 1, path: `/${'p'.repeat(250)}` }));
+      const json = Buffer.from(JSON.stringify({ events }));
+      const compressed = { gzip: gzipSync(json), deflate: deflateSync(json), br: brotliCompressSync(json) };
+      expect(compressed.gzip.length * 20).toBeLessThan(json.length);
+      const ip = '2001:db8:5:6::1';
+      const statuses = new Map<number, number>();
+      for (let n = 0; n < 300; n += 1) {
+        const [encoding, body] = Object.entries(compressed)[n % 3]!;
+        const response = await request(budgeted.app)
+          .post('/api/analytics/batch')
+          .set('X-Forwarded-For', ip)
+          .set('Content-Type', 'application/json')
+          .set('Content-Encoding', encoding)
+          // The compressed bytes as they are (superagent would JSON-encode a Buffer).
+          .serialize((bytes: unknown) => bytes as string)
+          .send(body);
+        statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+        if (n === 0) expect(response.body).toEqual({ message: apiMessages.compressedBody });
+      }
+      expect(Object.fromEntries(statuses)).toEqual({ 415: 300 });
+      expect(await budgeted.deps.redis.xlen(analyticsStreamKey(budgeted.prefix))).toBe(0);
+
+      // The whole megabyte is still there, spent on what is stored: about 26 plain batches.
+      let accepted = 0;
+      for (; accepted < 100; accepted += 1) {
+        const response = await request(budgeted.app).post('/api/analytics/batch').set('X-Forwarded-For', ip).send({ events });
+        if (response.status !== 202) {
+          expect(response.status).toBe(429);
+          break;
+        }
+      }
+      expect(accepted * json.length).toBeLessThanOrEqual(1024 * 1024);
+      expect((accepted + 1) * json.length).toBeGreaterThan(1024 * 1024);
+    } finally {
+      await budgeted.close();
+    }
+  });
+
+  it('charges a chunked body (no Content-Length) at the size it was read', async () => {
+    const budgeted = await createTestApi({ ANALYTICS_DAILY_MB_PER_CLIENT: '1' });
+    const server = budgeted.app.listen(0, '127.0.0.1');
+    try {
+      await new Promise((resolve) => server.once('listening', resolve));
+      const { port } = server.address() as AddressInfo;
+      // Whitespace JSON.parse drops: the bytes received are what is charged.
+      const padded = `{"events":[{"type":"section-view","sessionId":"${session}","section":"faq","timeSpent":1}]${' '.repeat(60_000)}}`;
+      const sendChunked = () =>
+        new Promise<number>((resolve, reject) => {
+          const req = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: '/api/analytics/batch', headers: { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' } }, (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode ?? 0));
+          });
+          req.on('error', reject);
+          req.write(padded.slice(0, 30_000));
+          req.end(padded.slice(30_000));
+        });
+      const statuses: number[] = [];
+      for (let n = 0; n < 20; n += 1) statuses.push(await sendChunked());
+      // 1 MB / 60 KB: 17 batches.
+      expect(statuses.filter((status) => status === 202)).toHaveLength(Math.floor((1024 * 1024) / padded.length));
+      expect(statuses.at(-1)).toBe(429);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
       await budgeted.close();
     }
   });

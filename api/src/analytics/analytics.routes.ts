@@ -9,9 +9,10 @@ import {
 import { analyticsMessages, apiMessages } from '@guida/shared/messages';
 import type { ApiDeps } from '../dependencies';
 import { AppError } from '../errors';
+import { attributedEvents, visitSessionsOf } from '../experiments';
 import { clientKey, truncateIp } from '../http/client-ip';
-import { createRateLimit } from '../http/rate-limit';
-import { publicIntake } from '../http/public-intake';
+import { bodyBytesOf, publicIntake } from '../http/public-intake';
+import { createClientRateLimit, networkAllowancesOf } from '../http/rate-limit';
 import { parseOrThrow } from '../http/validate';
 import { createAnalyticsIntake } from './analytics.service';
 
@@ -31,11 +32,12 @@ export function analyticsRouter(deps: ApiDeps) {
     bodyLimit: BATCH_BODY_LIMIT,
     rateLimit: { points: deps.config.ANALYTICS_RATE_LIMIT_PER_IP, durationSeconds: 60 },
   });
-  const perClientPerDay = createRateLimit({
+  const perClientPerDay = createClientRateLimit({
     redis: deps.redis,
     keyPrefix: `${deps.config.REDIS_KEY_PREFIX}:rl:analytics-bytes`,
     points: deps.config.ANALYTICS_DAILY_MB_PER_CLIENT * 1024 * 1024,
     durationSeconds: 24 * 3600,
+    networks: networkAllowancesOf(deps.config),
   });
   const stream = createAnalyticsIntake({
     redis: deps.redis,
@@ -44,22 +46,31 @@ export function analyticsRouter(deps: ApiDeps) {
     maxStreamBytes: deps.config.ANALYTICS_STREAM_MAX_MB * 1024 * 1024,
   });
 
-  /** Counts the body's bytes against the client's daily budget: 429 in Italian beyond it. */
+  /**
+   * Counts the body's bytes, as the intake read them (never compressed: decision 053),
+   * against the daily budget of the client and of its network: 429 in Italian beyond it.
+   */
   const chargeBytes = async (req: express.Request) => {
-    // body-parser checked Content-Length against the body; a chunked body is measured.
-    const bytes = Number(req.headers['content-length']) || Buffer.byteLength(JSON.stringify(req.body));
+    const bytes = bodyBytesOf(req) ?? Buffer.byteLength(JSON.stringify(req.body));
     try {
-      await perClientPerDay.consume(clientKey(req.ip), bytes);
+      await perClientPerDay.consume(req.ip, bytes);
     } catch (error) {
       if (!(error instanceof AppError) || error.status !== 429) throw error;
       throw new AppError(429, 'analytics_budget_spent', analyticsMessages.dailyBudgetExceeded, error.details);
     }
   };
 
-  const accept = async (req: express.Request, res: express.Response, events: AnalyticsEvent[]) => {
+  const sessions = visitSessionsOf(deps);
+
+  /**
+   * Queues the events under their visit's signed session (decision 051): its session id and
+   * variants replace what the events name; without a valid one they count in no experiment.
+   */
+  const accept = async (req: express.Request, res: express.Response, events: AnalyticsEvent[], visitSession: string | null) => {
     await chargeBytes(req);
+    const signed = attributedEvents(events, sessions.verify(visitSession));
     try {
-      const accepted = await stream.enqueue(events, { ipAddress: truncateIp(req.ip), clientKey: clientKey(req.ip) });
+      const accepted = await stream.enqueue(signed, { ipAddress: truncateIp(req.ip), clientKey: clientKey(req.ip) });
       res.status(202).json({ accepted });
     } catch (error) {
       req.log.warn({ err: (error as Error).message }, 'analytics events not queued');
@@ -68,14 +79,14 @@ export function analyticsRouter(deps: ApiDeps) {
   };
 
   router.post('/api/analytics/batch', ...intake, async (req, res) => {
-    const { events } = parseOrThrow(analyticsBatchSchema, req.body);
-    await accept(req, res, events);
+    const { events, visitSession } = parseOrThrow(analyticsBatchSchema, req.body);
+    await accept(req, res, events, visitSession);
   });
 
   for (const type of ANALYTICS_EVENT_TYPES) {
     router.post(`/api/analytics/${type}`, ...intake, async (req, res) => {
-      const event = parseOrThrow(analyticsEventSchemas[type], req.body);
-      await accept(req, res, [{ ...event, type } as AnalyticsEvent]);
+      const { visitSession, ...event } = parseOrThrow(analyticsEventSchemas[type], req.body);
+      await accept(req, res, [{ ...event, type } as AnalyticsEvent], visitSession);
     });
   }
   return router;

@@ -6,8 +6,7 @@ import type { LiveStats } from '@guida/shared/schemas/analytics';
 import { withTimeout } from '@guida/shared/server/with-timeout';
 import type { ApiDeps } from '../dependencies';
 import { notFound } from '../errors';
-import { clientKey } from '../http/client-ip';
-import { createRateLimit } from '../http/rate-limit';
+import { createClientRateLimit, networkAllowancesOf } from '../http/rate-limit';
 import { parseOrThrow } from '../http/validate';
 import { offerOf } from '../offer';
 import { liveFigures, recentDeliveries } from './live-stats.repo';
@@ -23,11 +22,12 @@ const RECENT_DELIVERIES = 8;
  * client.
  */
 export function liveStatsRouter(deps: ApiDeps) {
-  const perClient = createRateLimit({
+  const perClient = createClientRateLimit({
     redis: deps.redis,
     keyPrefix: `${deps.config.REDIS_KEY_PREFIX}:rl:live-stats`,
     points: deps.config.LIVE_STATS_RATE_LIMIT_PER_IP,
     durationSeconds: 60,
+    networks: networkAllowancesOf(deps.config),
   });
   const ttlMs = deps.config.LIVE_STATS_CACHE_SECONDS * 1000;
   const offer = offerOf(deps);
@@ -65,7 +65,7 @@ export function liveStatsRouter(deps: ApiDeps) {
 
   const router = Router();
   router.get('/api/live-stats', async (req, res) => {
-    await perClient.consume(clientKey(req.ip));
+    await perClient.consume(req.ip);
     const { path } = parseOrThrow(querySchema, req.query);
     // Known pages only: the cache holds one entry per page of the site, no more.
     if (!isSitePage(path)) throw notFound(analyticsMessages.unknownPage);

@@ -32,3 +32,14 @@ export async function onlineCounts(redis: Redis, prefix: string, path: string, n
   ]);
   return { visitorsOnline: site, readersOfPage: page };
 }
+
+/**
+ * When the client (a client key) last sent an analytics request, if within the window:
+ * a visit seen before a form, the signal that lets a lead's SMS use the share of the SMS
+ * budgets kept for trusted leads (docs/decisions/052). Null when not seen.
+ */
+export async function lastSeenOnline(redis: Redis, prefix: string, clientKey: string, now = Date.now()) {
+  const score = await redis.zscore(siteKey(prefix), clientKey);
+  const seenAt = score === null ? Number.NaN : Number(score);
+  return seenAt >= now - ONLINE_WINDOW_MS ? seenAt : null;
+}

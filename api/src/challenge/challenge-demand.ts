@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { AppError } from '../errors';
-import { createRateLimit, type RateLimit } from '../http/rate-limit';
+import { createClientRateLimit, createRateLimit, type NetworkAllowances } from '../http/rate-limit';
 
 export type ChallengeMode = 'auto' | 'always' | 'off';
 
@@ -11,6 +11,8 @@ export interface ChallengeDemandOptions {
   windowSeconds: number;
   clientThreshold: number;
   globalThreshold: number;
+  /** The client's network gets this many times its threshold (decision 053). */
+  networks: NetworkAllowances;
 }
 
 const GLOBAL_KEY = 'all';
@@ -28,25 +30,30 @@ async function spent(attempt: Promise<void>): Promise<boolean> {
 
 /**
  * Decides whether a form submission must carry a solved challenge: always, never, or
- * (`auto`) once its client (an IPv4 address, an IPv6 /64) or all clients together have
- * sent more submissions in the window than their threshold. The counts are the rate
+ * (`auto`) once its client (an IPv4 address, an IPv6 /64), its client's network (an IPv4
+ * /24, an IPv6 /48, with a multiple of the client's threshold) or all clients together
+ * have sent more submissions in the window than their threshold. The counts are the rate
  * limits' fixed windows, shared by every API process through Redis, with their fallback
  * to each process's memory while Redis is down or slow.
  */
 export function createChallengeDemand(options: ChallengeDemandOptions) {
-  const window = (name: string, points: number): RateLimit =>
-    createRateLimit({
-      redis: options.redis,
-      keyPrefix: `${options.keyPrefix}:${name}`,
-      points,
-      durationSeconds: options.windowSeconds,
-    });
-  const perClient = window('client', options.clientThreshold);
-  const overall = window('all', options.globalThreshold);
+  const perClient = createClientRateLimit({
+    redis: options.redis,
+    keyPrefix: `${options.keyPrefix}:client`,
+    points: options.clientThreshold,
+    durationSeconds: options.windowSeconds,
+    networks: options.networks,
+  });
+  const overall = createRateLimit({
+    redis: options.redis,
+    keyPrefix: `${options.keyPrefix}:all`,
+    points: options.globalThreshold,
+    durationSeconds: options.windowSeconds,
+  });
 
-  const busy = async (client: string, count: boolean) => {
+  const busy = async (ip: string | undefined, count: boolean) => {
     const [clientOver, globalOver] = await Promise.all([
-      spent(count ? perClient.consume(client) : perClient.check(client)),
+      spent(count ? perClient.consume(ip) : perClient.check(ip)),
       spent(count ? overall.consume(GLOBAL_KEY) : overall.check(GLOBAL_KEY)),
     ]);
     return clientOver || globalOver;
@@ -54,15 +61,15 @@ export function createChallengeDemand(options: ChallengeDemandOptions) {
 
   return {
     mode: options.mode,
-    /** Counts one submission of `client`; true when it must carry a solved challenge. */
-    async countSubmission(client: string): Promise<boolean> {
+    /** Counts one submission from `ip`; true when it must carry a solved challenge. */
+    async countSubmission(ip: string | undefined): Promise<boolean> {
       if (options.mode !== 'auto') return options.mode === 'always';
-      return busy(client, true);
+      return busy(ip, true);
     },
-    /** Whether `client`'s next submission would need a challenge now (counts nothing). */
-    async requiredFor(client: string): Promise<boolean> {
+    /** Whether the next submission from `ip` would need a challenge now (counts nothing). */
+    async requiredFor(ip: string | undefined): Promise<boolean> {
       if (options.mode !== 'auto') return options.mode === 'always';
-      return busy(client, false);
+      return busy(ip, false);
     },
   };
 }

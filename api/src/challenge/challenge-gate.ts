@@ -1,4 +1,5 @@
 import type { ApiDeps } from '../dependencies';
+import { networkAllowancesOf } from '../http/rate-limit';
 import { createChallengeDemand } from './challenge-demand';
 import { createProofOfWork } from './proof-of-work';
 import { createUsedChallenges } from './used-challenges';
@@ -18,6 +19,7 @@ function createChallengeGate(deps: ApiDeps) {
       windowSeconds: config.CHALLENGE_WINDOW_SECONDS,
       clientThreshold: config.CHALLENGE_CLIENT_THRESHOLD,
       globalThreshold: config.CHALLENGE_GLOBAL_THRESHOLD,
+      networks: networkAllowancesOf(config),
     }),
     proofOfWork: createProofOfWork({ sessionSecret: config.SESSION_SECRET, cost: config.CHALLENGE_COST }),
     used: createUsedChallenges({ redis: deps.redis, keyPrefix: `${keyPrefix}:used` }),

@@ -1,6 +1,5 @@
 import { Router } from 'express';
 import type { ApiDeps } from '../dependencies';
-import { clientKey } from '../http/client-ip';
 import { challengeGate } from './challenge-gate';
 
 /**
@@ -18,7 +17,7 @@ export function challengeRouter(deps: ApiDeps) {
   });
 
   router.get('/api/challenge/status', async (req, res) => {
-    const required = await gate.demand.requiredFor(clientKey(req.ip));
+    const required = await gate.demand.requiredFor(req.ip);
     res.set('Cache-Control', 'no-store').json({ required });
   });
 

@@ -1,34 +1,13 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HERO_EXPERIMENTS, variantPagePath } from '@guida/shared/experiments';
-import { validationMessages } from '@guida/shared/messages';
 import { signInAsAdmin } from '../testing/admin-session';
-import { createSiteFixture } from '../testing/site-fixture';
+import { createExperimentSite, dataPathOf, servedVariantOf as variantOf } from '../testing/site-fixture';
 import { createTestApi, validLead, type TestApi } from '../testing/test-api';
 
 const experiment = HERO_EXPERIMENTS[0]!;
 const variantIds = experiment.variants.map((variant) => variant.id);
-const dataPathOf = (pagePath: string) => `${pagePath}.data`;
 
-/** The fixture build plus each variant's page and route data, each naming its variant. */
-function createExperimentSite() {
-  const site = createSiteFixture();
-  const write = (relative: string, content: string) => {
-    const file = path.join(site.dir, relative);
-    mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, content);
-  };
-  for (const id of variantIds) {
-    const pagePath = variantPagePath(experiment, id);
-    write(`${pagePath}/index.html`, `<!doctype html><html lang="it"><body><section data-hero-variant="${id}">Variante ${id}</section></body></html>`);
-    write(dataPathOf(pagePath), `[{"variant":"${id}"}]`);
-  }
-  return site;
-}
-
-const variantOf = (html: string) => /data-hero-variant="(\w+)"/.exec(html)?.[1];
 /** A visitor: an address (the API trusts loopback proxies in tests) and a browser. */
 const visit = (api: TestApi, url: string, ip: string, userAgent = 'Mozilla/5.0 (test)') =>
   request(api.app).get(url).set('X-Forwarded-For', ip).set('User-Agent', userAgent);
@@ -86,55 +65,42 @@ describe('hero experiments', () => {
     expect((await request(api.app).get(dataPathOf(pagePath))).status).toBe(404);
   });
 
-  it('stores the variant of a lead, and refuses one the page does not have', async () => {
-    const post = (body: unknown) => request(api.app).post('/api/ebook-request').set('Content-Type', 'application/json').send(JSON.stringify(body));
-    const stored = await post(validLead({ landingPath: experiment.path, heroVariant: variantIds[1] }));
+  it("stores a lead with the variant its request is served, whatever it names, and none off the experiment's page", async () => {
+    const ip = '198.51.100.20';
+    const served = variantOf((await visit(api, experiment.path, ip)).text)!;
+    const named = variantIds.find((id) => id !== served)!;
+    const post = (body: object) =>
+      request(api.app).post('/api/ebook-request').set('X-Forwarded-For', ip).set('User-Agent', 'Mozilla/5.0 (test)').send(body);
+    const stored = await post(validLead({ landingPath: experiment.path, heroVariant: named }));
     expect(stored.status).toBe(201);
-    expect(await api.db('ebook_requests').where({ id: stored.body.id }).first()).toMatchObject({ hero_variant: variantIds[1] });
-
-    for (const body of [
-      validLead({ landingPath: experiment.path, heroVariant: 'z' }),
-      validLead({ landingPath: '/', heroVariant: variantIds[0] }),
-    ]) {
-      const refused = await post(body);
-      expect(refused.status).toBe(400);
-      expect(refused.body.errors).toEqual({ heroVariant: validationMessages.heroVariant });
-    }
+    expect(await api.db('ebook_requests').where({ id: stored.body.id }).first()).toMatchObject({ hero_variant: served });
+    const elsewhere = await post(validLead({ landingPath: '/', heroVariant: named }));
+    expect(elsewhere.status).toBe(201);
+    expect(await api.db('ebook_requests').where({ id: elsewhere.body.id }).first()).toMatchObject({ hero_variant: null });
   });
 
-  it("takes a page view's variant only of its page's experiment", async () => {
-    const pageView = (path: string, heroVariant: string) => ({ sessionId: 'V1StGXR8_Z5jdHi6B-myT', path, heroVariant });
-    const single = (body: object) => request(api.app).post('/api/analytics/page-view').send(body);
-    expect((await single(pageView(experiment.path, variantIds[1]!))).status).toBe(202);
-    for (const body of [pageView(experiment.path, 'z'), pageView('/oro-svizzera', variantIds[1]!)]) {
-      const refused = await single(body);
-      expect(refused.status).toBe(400);
-      expect(refused.body.errors).toEqual({ heroVariant: validationMessages.heroVariant });
-    }
-    const batch = await request(api.app)
-      .post('/api/analytics/batch')
-      .send({ events: [{ type: 'page-view', ...pageView(experiment.path, 'z') }] });
-    expect(batch.status).toBe(400);
+  it('issues a visit session per request, not cached, with a session id of the spec', async () => {
+    const first = await visit(api, '/api/analytics/session', '198.51.100.21');
+    expect(first.status).toBe(200);
+    expect(first.headers['cache-control']).toBe('no-store');
+    expect(first.headers['set-cookie']).toBeUndefined();
+    expect(first.body).toEqual({ sessionId: expect.stringMatching(/^[A-Za-z0-9_-]{21}$/), token: expect.any(String), expiresIn: expect.any(Number) });
+    expect(first.body.expiresIn).toBeGreaterThan(0);
+    expect(first.body.expiresIn).toBeLessThanOrEqual(86_400);
+    const second = await visit(api, '/api/analytics/session', '198.51.100.21');
+    expect(second.body.sessionId).not.toBe(first.body.sessionId);
   });
 
-  it("takes a funnel landing's variant only of its page's experiment, and refuses hostile values", async () => {
-    const landing = (path: string, heroVariant: string) => ({
-      type: 'conversion',
-      sessionId: 'V1StGXR8_Z5jdHi6B-myT',
-      step: 'landing',
-      metadata: { path, utm_source: 'google', hero_variant: heroVariant },
-    });
-    const batch = (event: object) => request(api.app).post('/api/analytics/batch').send({ events: [event] });
-    expect((await batch(landing(experiment.path, variantIds[1]!))).status).toBe(202);
-    for (const [event, message] of [
-      [landing(experiment.path, 'z'), validationMessages.heroVariant],
-      [landing('/oro-svizzera', variantIds[1]!), validationMessages.heroVariant],
-      [landing(experiment.path, `${variantIds[1]}\u0000`), validationMessages.heroVariant],
-      [landing(experiment.path, 'b'.repeat(5000)), validationMessages.heroVariant],
-    ] as const) {
-      const refused = await batch(event);
-      expect(refused.status, JSON.stringify(event).slice(0, 80)).toBe(400);
-      expect(Object.values(refused.body.errors ?? {}), JSON.stringify(event).slice(0, 80)).toEqual([message]);
+  it('limits the visit sessions of each client (ANALYTICS_SESSIONS_PER_IP_PER_HOUR)', async () => {
+    const limited = await createTestApi({ ANALYTICS_SESSIONS_PER_IP_PER_HOUR: '2' });
+    try {
+      for (let again = 0; again < 2; again += 1) expect((await visit(limited, '/api/analytics/session', '198.51.100.22')).status).toBe(200);
+      const refused = await visit(limited, '/api/analytics/session', '198.51.100.22');
+      expect(refused.status).toBe(429);
+      expect(refused.body.message).toMatch(/Riprova/);
+      expect((await visit(limited, '/api/analytics/session', '192.0.2.44')).status).toBe(200);
+    } finally {
+      await limited.close();
     }
   });
 
@@ -155,11 +121,12 @@ describe('hero experiments', () => {
     expect(listed.status).toBe(200);
     const report = listed.body.experiments.find((entry: { id: string }) => entry.id === experiment.id);
     expect(report.stopped).toBeNull();
-    expect(report.report.results.map((result: { variantId: string; visitors: number; leads: number }) => [result.variantId, result.visitors, result.leads])).toEqual([
-      [variantIds[0], 10, 0],
-      [variantIds[1], 11, 1],
-      [variantIds[2], 12, 0],
-    ]);
+    // The one lead of the experiment's page stored above, in the variant its request was served.
+    const leadVariants: string[] = await api.db('ebook_requests').where({ landing_path: experiment.path }).pluck('hero_variant');
+    expect(leadVariants).toHaveLength(1);
+    expect(report.report.results.map((result: { variantId: string; visitors: number; leads: number }) => [result.variantId, result.visitors, result.leads])).toEqual(
+      variantIds.map((id, index) => [id, 10 + index, id === leadVariants[0] ? 1 : 0]),
+    );
     expect(report.report.complete).toBe(false);
     expect(report.report.verdict).toMatch(/^Non ancora significativo: servono [\d.]+ visitatori per variante/);
 

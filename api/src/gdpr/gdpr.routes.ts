@@ -58,6 +58,8 @@ export function gdprRouter(deps: ApiDeps) {
     points: config.GDPR_RATE_LIMIT_PER_EMAIL,
     durationSeconds: 24 * 3600,
   });
+  // The page a plain form post gets when the anti-robot check is demanded (decision 053).
+  const challengedForm = { href: () => pages.requestForm, note: pages.challengeAlternative };
   const router = Router();
 
   // These pages carry a personal token in their address: a link followed from them (back
@@ -67,7 +69,7 @@ export function gdprRouter(deps: ApiDeps) {
     next();
   });
 
-  router.post('/api/gdpr/requests', ...intake, requireChallengeWhenBusy(deps), async (req, res) => {
+  router.post('/api/gdpr/requests', ...intake, requireChallengeWhenBusy(deps, challengedForm), async (req, res) => {
     const body = req.body as Record<string, unknown>;
     const honeypot = body[HONEYPOT_FIELD];
     if (typeof honeypot === 'string' ? honeypot.trim() !== '' : honeypot != null) {

@@ -35,6 +35,23 @@ export function clientKey(ip: string | undefined): string {
   return 'unknown';
 }
 
+/** The networks above a client key that every per-client limit counts too (decision 053). */
+export type NetworkKind = 'ipv6-48' | 'ipv4-24';
+
+/**
+ * The network a client belongs to, counted beside its client key: an IPv6 /48 (one site: a
+ * household, an office or a tunnel broker's allocation holds 65,536 /64s) and an IPv4 /24
+ * (256 addresses, each possibly a carrier's NAT for many phones). Null without an address.
+ */
+export function clientNetwork(ip: string | undefined): { kind: NetworkKind; key: string } | null {
+  if (!ip) return null;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  const address = mapped ? mapped[1]! : ip;
+  if (isIPv4(address)) return { kind: 'ipv4-24', key: `${address.replace(/\.\d+$/, '.0')}/24` };
+  if (isIPv6(address)) return { kind: 'ipv6-48', key: `${ipv6Groups(address).slice(0, 3).join(':')}::/48` };
+  return null;
+}
+
 /** The eight groups of an IPv6 address, each without leading zeros. */
 export function ipv6Groups(address: string): string[] {
   const [head = '', tail] = address.split('%')[0]!.split('::');

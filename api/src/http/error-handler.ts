@@ -33,6 +33,8 @@ function fromBodyParser(error: { type?: unknown; status?: unknown }): AppError |
     case 'entity.parse.failed':
       return new AppError(400, 'invalid_json', apiMessages.invalidJson);
     case 'encoding.unsupported':
+      // Every parser refuses compressed bodies (inflate: false, decision 053).
+      return new AppError(415, 'compressed_body', apiMessages.compressedBody);
     case 'charset.unsupported':
       return new AppError(415, 'unsupported_content', apiMessages.unsupportedContentType);
     default:
@@ -78,7 +80,7 @@ export const errorHandler: ErrorRequestHandler = (error: unknown, req, res, next
     const { errors, page } = appError.details;
     sendHtmlPage(res, appError.status, {
       title: page?.title ?? formErrorPage.title,
-      paragraphs: errors ? [formErrorPage.intro] : [appError.message],
+      paragraphs: errors ? [formErrorPage.intro] : (page?.paragraphs ?? [appError.message]),
       list: errors ? [...new Set(Object.values(errors))] : [],
       link: page?.link ?? { href: sameOriginReferer(req)?.pathname ?? '/', label: formErrorPage.back },
     });

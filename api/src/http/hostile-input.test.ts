@@ -1,7 +1,10 @@
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { parseEnv } from 'node:util';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import twilio from 'twilio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as gdprTexts from '@guida/shared/gdpr-messages';
@@ -18,6 +21,17 @@ import { createTestApi, type TestApi } from '../testing/test-api';
  * content types) so every run sends the same requests. Bar: no 5xx, and every error the API
  * gives is JSON with one of our Italian messages (pages: the Italian HTML page).
  */
+
+/**
+ * The configuration `npm start` runs with, as far as a public request meets it: every rate
+ * limit, byte and SMS budget, the challenge, the proxies trusted and the offer, from
+ * .env.example. The suite holds on these, never on looser ones (issue 28).
+ */
+function defaultConfiguration(): Record<string, string> {
+  const example = parseEnv(readFileSync(new URL('../../../.env.example', import.meta.url), 'utf8'));
+  const facing = /RATE_LIMIT|_PER_|BUDGET|^CHALLENGE_|^ANALYTICS_|^LIVE_STATS_|^OFFER_|^FREE_PLACES_|^SOCIAL_PROOF_|^TRUST_PROXY$|^BEHIND_LOCAL_PROXY$/;
+  return Object.fromEntries(Object.entries(example).filter((entry): entry is [string, string] => Boolean(entry[1]) && facing.test(entry[0])));
+}
 
 const SEED = 20_261_124;
 const REQUESTS = 10_500;
@@ -338,10 +352,13 @@ function encodeBody(random: Random, body: Record<string, unknown>, form: boolean
 /** Headers a browser, a proxy or an attacker might send. */
 function headersFor(random: Random): Record<string, string> {
   const headers: Record<string, string> = {};
-  // Spread over many client addresses so the high limits never hide an answer.
-  headers['X-Forwarded-For'] = random.chance(0.5)
-    ? `203.0.${random.int(256)}.${random.int(256)}`
-    : `2001:db8:${random.int(65536).toString(16)}::${random.int(65536).toString(16)}`;
+  // Spread over many client addresses so per-client limits do not hide most answers; some from
+  // many /64s of one IPv6 /48 or many addresses of one IPv4 /24 (their network's limits).
+  const spread = random.next();
+  if (spread < 0.4) headers['X-Forwarded-For'] = `203.0.${random.int(256)}.${random.int(256)}`;
+  else if (spread < 0.8) headers['X-Forwarded-For'] = `2001:db8:${random.int(65536).toString(16)}::${random.int(65536).toString(16)}`;
+  else if (spread < 0.9) headers['X-Forwarded-For'] = `2001:db8:48:${random.int(65536).toString(16)}::${random.int(65536).toString(16)}`;
+  else headers['X-Forwarded-For'] = `198.51.100.${random.int(256)}`;
   if (random.chance(0.03)) headers['X-Forwarded-For'] = random.pick(['garbage', '999.1.1.1', ', ,', '1.2.3.4, 5.6.7.8, ::1', 'x'.repeat(2000)]);
   if (random.chance(0.5)) headers.Accept = random.pick(['application/json', '*/*', 'text/html', 'text/html,application/json;q=0.9', 'image/*', '']);
   const site = random.next();
@@ -407,18 +424,27 @@ function probe(random: Random): Probe {
   const withBody = (family: string, method: string, path: string, body: Record<string, unknown>, form = false): Probe => {
     const encoded = encodeBody(random, random.chance(0.85) ? mutateObject(random, body) : body, form);
     if (encoded.type) headers['Content-Type'] = encoded.type;
+    if (random.chance(0.05)) {
+      // Really compressed, as no browser sends it: what would stretch a limit counted on the bytes received.
+      const [encoding, compress] = random.pick([['gzip', gzipSync], ['deflate', deflateSync], ['br', brotliCompressSync], ['GZIP', gzipSync]] as const);
+      headers['Content-Encoding'] = encoding;
+      return { family, method, path, headers, body: compress(encoded.bytes) };
+    }
     return { family, method, path, headers, body: encoded.bytes };
   };
+  // The widget's field, as a form whose script ran in part (or a bot) would send it.
+  const withSolution = (body: Record<string, unknown>) =>
+    random.chance(0.2) ? { ...body, altcha: random.pick(['', 'x', 'eyJjaGFsbGVuZ2UiOnt9fQ==', 'A'.repeat(5000), '%00', ['a', 'b']]) } : body;
 
-  if (roll < 230) return withBody('lead json', 'POST', '/api/ebook-request', VALID_BODIES.lead!(random));
+  if (roll < 230) return withBody('lead json', 'POST', '/api/ebook-request', withSolution(VALID_BODIES.lead!(random)));
   if (roll < 330) {
     const body = VALID_BODIES.lead!(random);
     body.gdprConsent = random.pick(['on', 'true', '1', 'no', '']);
     if (random.chance(0.5)) headers.Accept = 'text/html';
     if (random.chance(0.5)) headers.Referer = random.pick([`${PUBLIC_BASE_URL}/trading-svizzera?utm_source=x`, 'https://evil.example/?utm_source=x', 'garbage', 'http://127.0.0.1/%00']);
-    return withBody('lead form', 'POST', '/api/ebook-request', body, true);
+    return withBody('lead form', 'POST', '/api/ebook-request', withSolution(body), true);
   }
-  if (roll < 440) return withBody('gdpr', 'POST', '/api/gdpr/requests', VALID_BODIES.gdpr!(random), random.chance(0.3));
+  if (roll < 440) return withBody('gdpr', 'POST', '/api/gdpr/requests', withSolution(VALID_BODIES.gdpr!(random)), random.chance(0.3));
   if (roll < 640) {
     const type = random.pick(ANALYTICS_TYPES);
     return withBody(`analytics ${type}`, 'POST', `/api/analytics/${type}`, VALID_BODIES[type]!(random));
@@ -540,7 +566,7 @@ function problemWith(request: Probe, answer: Answer, known: Set<string>): string
   return null;
 }
 
-async function run(api: TestApi, count: number, seed: number, options: { singleClient?: boolean } = {}) {
+async function run(api: TestApi, count: number, seed: number, options: { singleClient?: boolean; oneNetwork?: boolean } = {}) {
   const server: Server = api.app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const { port } = server.address() as AddressInfo;
@@ -554,6 +580,7 @@ async function run(api: TestApi, count: number, seed: number, options: { singleC
   const probes = Array.from({ length: count }, () => {
     const next = probe(random);
     if (options.singleClient) delete next.headers['X-Forwarded-For'];
+    if (options.oneNetwork) next.headers['X-Forwarded-For'] = `2001:db8:4848:${random.int(65536).toString(16)}::1`;
     return next;
   });
   let cursor = 0;
@@ -595,23 +622,16 @@ async function run(api: TestApi, count: number, seed: number, options: { singleC
 describe('hostile input over every public endpoint', () => {
   const site = createSiteFixture();
   let api: TestApi;
-  let limited: TestApi;
+  let fresh: TestApi;
   beforeAll(async () => {
-    const unlimited = '10000000';
-    api = await createTestApi({
-      PUBLIC_BASE_URL,
-      TWILIO_AUTH_TOKEN: AUTH_TOKEN,
-      WEB_BUILD_DIR: site.dir,
-      LEAD_RATE_LIMIT_PER_IP: unlimited,
-      LEAD_RATE_LIMIT_PER_PHONE: unlimited,
-      GDPR_RATE_LIMIT_PER_IP: unlimited,
-      GDPR_RATE_LIMIT_PER_EMAIL: unlimited,
-      ANALYTICS_RATE_LIMIT_PER_IP: unlimited,
-      WITHDRAWAL_RATE_LIMIT_PER_IP: unlimited,
-    });
-    limited = await createTestApi({ PUBLIC_BASE_URL, TWILIO_AUTH_TOKEN: AUTH_TOKEN, WEB_BUILD_DIR: site.dir });
+    const defaults = defaultConfiguration();
+    expect(defaults).toMatchObject({ CHALLENGE_MODE: 'auto', LEAD_RATE_LIMIT_PER_IP: expect.any(String), RATE_LIMIT_IPV6_48_FACTOR: expect.any(String) });
+    // Two apps on that configuration, so each run starts with its windows empty.
+    const env = { PUBLIC_BASE_URL, TWILIO_AUTH_TOKEN: AUTH_TOKEN, WEB_BUILD_DIR: site.dir, ...defaults };
+    api = await createTestApi(env);
+    fresh = await createTestApi(env);
     // One lead with the same id in both databases, its withdrawal link keyed as the worker does.
-    for (const each of [api, limited]) {
+    for (const each of [api, fresh]) {
       const { leadId } = await insertLead(each.db, { email: 'ostile@example.it', telefono: '+393470000999' });
       const { token, hash } = withdrawalLinkToken(TEST_LINK_TOKEN_SECRET, leadId);
       await keyWithdrawalLink(each.db, leadId, hash, 24);
@@ -619,7 +639,7 @@ describe('hostile input over every public endpoint', () => {
     }
   });
   afterAll(async () => {
-    await Promise.all([api?.close(), limited?.close()]);
+    await Promise.all([api?.close(), fresh?.close()]);
     site.remove();
   });
 
@@ -627,12 +647,25 @@ describe('hostile input over every public endpoint', () => {
     const { histogram, problems } = await run(api, REQUESTS, SEED);
     expect(problems).toEqual([]);
     // The generator also sends requests that must succeed: the bar is not met by refusing all.
-    for (const success of [201, 202, 303]) expect(histogram.get(success) ?? 0, `status ${success}`).toBeGreaterThan(20);
+    // Past CHALLENGE_GLOBAL_THRESHOLD forms in the window (this run sends thousands in a
+    // minute) every form must carry a solution: the rest meet the challenge (428, or 403
+    // for the generator's forged ones), so fewer plain forms get their 303.
+    for (const [success, least] of [[201, 20], [202, 20], [303, 5], [428, 20]] as const) {
+      expect(histogram.get(success) ?? 0, `status ${success}`).toBeGreaterThanOrEqual(least);
+    }
   });
 
   it('holds with the default limits from one client address too (429s in Italian)', { timeout: 120_000 }, async () => {
-    const { histogram, problems } = await run(limited, 1000, SEED + 1, { singleClient: true });
+    const { histogram, problems } = await run(fresh, 1000, SEED + 1, { singleClient: true });
     expect(problems).toEqual([]);
     expect(histogram.get(429) ?? 0).toBeGreaterThan(0);
+    // The forms past the challenge's threshold: JSON and the Italian page alike.
+    expect(histogram.get(428) ?? 0).toBeGreaterThan(0);
+  });
+
+  it('holds with the default limits from a new /64 of one IPv6 /48 for every request', { timeout: 120_000 }, async () => {
+    const { histogram, problems } = await run(fresh, 1000, SEED + 2, { oneNetwork: true });
+    expect(problems).toEqual([]);
+    expect(histogram.get(428) ?? 0).toBeGreaterThan(0);
   });
 });

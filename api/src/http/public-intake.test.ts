@@ -1,6 +1,9 @@
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyticsMessages, apiMessages, validationMessages } from '@guida/shared/messages';
+import { marketingWithdrawalPages } from '@guida/shared/marketing-withdrawal';
+import { insertLead, keyTestWithdrawalLink } from '@guida/testing/lead-fixture';
 import { createTestApi, validLead, type TestApi } from '../testing/test-api';
 
 const SITE = 'https://guida.example';
@@ -22,6 +25,11 @@ const routes = () => [
     form: false,
   },
 ];
+
+/** Sends a Buffer as it is (superagent would JSON-encode it under a JSON type). */
+const asIs = (body: unknown) => body as string;
+
+const count = async (api: TestApi, table: string) => Number((await api.db(table).count({ n: '*' }).first())?.n);
 
 describe('the public intake', () => {
   let api: TestApi;
@@ -104,6 +112,69 @@ describe('the public intake', () => {
       const empty = await request(api.app).post(route.path);
       expect(empty.status, route.path).toBe(415);
     }
+  });
+
+  it('refuses a compressed body on every public write with 415 in Italian, before its rate limit, and stores nothing', async () => {
+    // Analytics: two routes share the client's limit.
+    const limited = await createTestApi({ LEAD_RATE_LIMIT_PER_IP: '1', GDPR_RATE_LIMIT_PER_IP: '1', ANALYTICS_RATE_LIMIT_PER_IP: '2' });
+    try {
+      const encodings = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync, GZIP: gzipSync, 'gzip, identity': gzipSync };
+      for (const route of routes()) {
+        const bodies = [
+          { type: 'application/json', text: JSON.stringify(route.body) },
+          ...(route.form ? [{ type: 'application/x-www-form-urlencoded', text: new URLSearchParams({ ...route.body, gdprConsent: 'on' } as Record<string, string>).toString() }] : []),
+        ];
+        for (const { type, text } of bodies) {
+          for (const [encoding, compress] of Object.entries(encodings)) {
+            const response = await request(limited.app)
+              .post(route.path)
+              .set('Content-Type', type)
+              .set('Content-Encoding', encoding)
+              .serialize(asIs)
+              .send(compress(Buffer.from(text)));
+            expect(response.status, `${route.path} ${type} ${encoding}`).toBe(415);
+            expect(response.body, `${route.path} ${type} ${encoding}`).toEqual({ message: apiMessages.compressedBody });
+          }
+        }
+        // None of those counted: the client's one request of the hour is still there.
+        const plain = await request(limited.app).post(route.path).set('Content-Encoding', 'identity').send(route.body);
+        expect(plain.status, route.path).toBeLessThan(300);
+      }
+      for (const table of ['ebook_requests', 'gdpr_data_requests', 'cookie_consents']) {
+        expect(Number((await limited.db(table).count({ n: '*' }).first())?.n), table).toBe(1);
+      }
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('answers a compressed body under a wrong, unknown or absent Content-Encoding with a 4xx, never a 5xx', async () => {
+    const before = { leads: await count(api, 'ebook_requests'), requests: await count(api, 'gdpr_data_requests') };
+    for (const route of routes()) {
+      const bodies = [
+        { type: 'application/json', bytes: gzipSync(JSON.stringify(route.body)) },
+        ...(route.form ? [{ type: 'application/x-www-form-urlencoded', bytes: gzipSync(new URLSearchParams({ ...route.body, gdprConsent: 'on' } as Record<string, string>).toString()) }] : []),
+      ];
+      for (const { type, bytes } of bodies) {
+        const post = (encoding?: string) => {
+          const call = request(api.app).post(route.path).set('X-Forwarded-For', '203.0.113.77').set('Content-Type', type);
+          return (encoding === undefined ? call : call.set('Content-Encoding', encoding)).serialize(asIs).send(bytes);
+        };
+        // Read as it is: gzip's bytes are neither JSON nor a form's fields.
+        for (const encoding of [undefined, 'identity', 'IDENTITY']) {
+          const response = await post(encoding);
+          expect(response.status, `${route.path} ${type} ${encoding}`).toBe(400);
+          if (type === 'application/json') expect(response.body, `${route.path} ${encoding}`).toEqual({ message: apiMessages.invalidJson });
+        }
+        // Named for another compression, several, or one nobody knows: refused unread.
+        for (const encoding of ['br', 'Deflate', 'identity, gzip', 'gzip, gzip', 'x-compress', 'zstd', 'aes128gcm']) {
+          const response = await post(encoding);
+          expect(response.status, `${route.path} ${type} ${encoding}`).toBe(415);
+          expect(response.body, `${route.path} ${type} ${encoding}`).toEqual({ message: apiMessages.compressedBody });
+        }
+      }
+    }
+    expect({ leads: await count(api, 'ebook_requests'), requests: await count(api, 'gdpr_data_requests') }).toEqual(before);
   });
 
   it('refuses a body that is not an object, and an oversized one', async () => {
@@ -198,5 +269,56 @@ describe('the public intake', () => {
     const charset = await request(api.app).post('/api/ebook-request').set('Content-Type', 'application/json; charset=latin1').send(lead);
     expect(charset.status).toBe(415);
     expect(charset.body).toEqual({ message: apiMessages.unsupportedContentType });
+  });
+});
+
+describe('a compressed body on the writes outside the intake', () => {
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await createTestApi({ PUBLIC_BASE_URL: SITE, TWILIO_AUTH_TOKEN: 'f3c1d2e4a5b60718293a4b5c6d7e8f90' });
+  });
+  afterAll(async () => {
+    await api.close();
+  });
+
+  it('is refused with 415 in Italian by the admin login, the SMS callbacks and the data-rights confirmation, never inflated', async () => {
+    const form = 'application/x-www-form-urlencoded';
+    for (const [path, type] of [
+      ['/api/admin/login', 'application/json'],
+      ['/api/sms/status', form],
+      ['/gdpr/conferma/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', form],
+    ] as const) {
+      const body = type === form ? 'MessageSid=SM0&MessageStatus=delivered' : '{"username":"admin","password":"x"}';
+      for (const [encoding, compress] of [['gzip', gzipSync], ['br', brotliCompressSync], ['deflate', deflateSync], ['GZip', gzipSync], ['gzip, br', gzipSync], ['x-unknown', gzipSync]] as const) {
+        const response = await request(api.app).post(path).set('Content-Type', type).set('Content-Encoding', encoding).serialize(asIs).send(compress(body));
+        expect(response.status, `${path} ${encoding}`).toBe(415);
+        expect(response.body, `${path} ${encoding}`).toEqual({ message: apiMessages.compressedBody });
+      }
+      // The same bytes without the header: read as they are, and refused as what they are.
+      const unlabelled = await request(api.app).post(path).set('Content-Type', type).serialize(asIs).send(gzipSync(body));
+      expect(unlabelled.status, path).toBeGreaterThanOrEqual(400);
+      expect(unlabelled.status, path).toBeLessThan(500);
+    }
+  });
+
+  it('is refused on the marketing withdrawal link, which then withdraws nothing and works plain', async () => {
+    const { leadId } = await insertLead(api.db, { email: 'compresso@example.it', telefono: '+393470000123' });
+    const path = `/revoca-marketing/${await keyTestWithdrawalLink(api.db, leadId)}`;
+    const oneClick = 'List-Unsubscribe=One-Click';
+    for (const [encoding, compress] of [['gzip', gzipSync], ['br', brotliCompressSync], ['Deflate', deflateSync], ['gzip, identity', gzipSync]] as const) {
+      // A mail client's one-click post gets JSON; the page's button (a browser's form) the Italian page.
+      const refused = await request(api.app).post(path).type('form').set('Content-Encoding', encoding).serialize(asIs).send(compress(oneClick));
+      expect(refused.status, encoding).toBe(415);
+      expect(refused.body, encoding).toEqual({ message: apiMessages.compressedBody });
+      const page = await request(api.app).post(path).type('form').set('Accept', 'text/html').set('Content-Encoding', encoding).serialize(asIs).send(compress(oneClick));
+      expect(page.status, encoding).toBe(415);
+      expect(page.headers['content-type']).toMatch(/^text\/html/);
+      expect(page.text).toContain(apiMessages.compressedBody);
+    }
+    // Still to do: the link's page still offers the button.
+    expect((await request(api.app).get(path)).text).toContain(marketingWithdrawalPages.confirmTitle);
+    const plain = await request(api.app).post(path).type('form').set('Content-Encoding', 'identity').send(oneClick);
+    expect(plain.status).toBe(200);
+    expect(plain.text).toContain(marketingWithdrawalPages.withdrawnTitle);
   });
 });

@@ -2,8 +2,7 @@ import express, { type Request, type RequestHandler } from 'express';
 import { apiMessages } from '@guida/shared/messages';
 import type { ApiDeps } from '../dependencies';
 import { AppError, badRequest, forbidden } from '../errors';
-import { clientKey } from './client-ip';
-import { createRateLimit } from './rate-limit';
+import { createClientRateLimit, networkAllowancesOf } from './rate-limit';
 
 /** The body types a public write may send. */
 const BODY_TYPES = {
@@ -19,7 +18,10 @@ export interface PublicIntakeOptions {
   accepts: readonly PublicBodyType[];
   /** Largest body read, in body-parser notation ('16kb'); a bigger one is refused with 413. */
   bodyLimit: string;
-  /** Requests one client (an IPv4 address, an IPv6 /64) may make per window. */
+  /**
+   * Requests one client (an IPv4 address, an IPv6 /64) may make per window; its network (an
+   * IPv4 /24, an IPv6 /48) makes a multiple of them (decision 053).
+   */
   rateLimit: { points: number; durationSeconds: number };
 }
 
@@ -43,15 +45,43 @@ export function isCrossSiteRequest(req: Request, publicOrigin: string): boolean 
 export const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** Whether the body comes compressed: a `Content-Encoding` other than identity (any case). */
+const isCompressed = (req: Request) => {
+  const encoding = req.get('content-encoding')?.trim().toLowerCase();
+  return encoding !== undefined && encoding !== '' && encoding !== 'identity';
+};
+
+/**
+ * No write of the app reads a compressed body (decision 053): 415 in Italian before any
+ * check or limit counts it. No browser compresses what it posts (the site's tracker sends
+ * plain JSON with fetch or sendBeacon, an HTML form cannot, nor does a mail client's
+ * one-click withdrawal), and body-parser would inflate it: every limit measured on the
+ * bytes received (the analytics byte budget) would count the compressed size of bodies
+ * hundreds of times larger. Every parser also has `inflate: false`, should a route ever
+ * be mounted before this.
+ */
+export const refuseCompressedBodies: RequestHandler = (req, _res, next) => {
+  if (req.method !== 'GET' && req.method !== 'HEAD' && isCompressed(req)) {
+    throw new AppError(415, 'compressed_body', apiMessages.compressedBody);
+  }
+  next();
+};
+
+const bodyBytes = new WeakMap<Request, number>();
+
+/** The size of the body the intake read, as parsed (never compressed): what a byte budget charges. */
+export const bodyBytesOf = (req: Request): number | undefined => bodyBytes.get(req);
+
 /** A plain HTML form's post (the no-JavaScript path, answered with a page or a redirect). */
 export const isFormPost = (req: Request) =>
   req.is(BODY_TYPES.form) === BODY_TYPES.form;
 
 /**
  * The one intake of every public write (lead, data-rights request, analytics, cookie
- * consent), in the order a request meets it: the same-site check (403), the content type
- * (415), the client's rate limit (429, before any body is read), the body within its limit
- * (413) and parsed (400), and an object at its top (400). Routes add only their schema:
+ * consent), in the order a request meets it (once the app refused a compressed body, 415):
+ * the same-site check (403), the content type (415), the client's and its network's rate
+ * limit (429, before any body is read), the body within its limit (413) and parsed (400),
+ * and an object at its top (400). Routes add only their schema:
  *
  *   router.post(path, ...publicIntake(deps, { ... }), handler)
  *
@@ -62,16 +92,19 @@ export function publicIntake(deps: ApiDeps, options: PublicIntakeOptions): Reque
   const { config } = deps;
   const publicOrigin = new URL(config.PUBLIC_BASE_URL).origin;
   const types = options.accepts.map((type) => BODY_TYPES[type]);
-  const perClient = createRateLimit({
+  const perClient = createClientRateLimit({
     redis: deps.redis,
     keyPrefix: `${config.REDIS_KEY_PREFIX}:rl:${options.name}`,
     points: options.rateLimit.points,
     durationSeconds: options.rateLimit.durationSeconds,
+    networks: networkAllowancesOf(config),
   });
+  // `inflate: false`: a compressed body is refused (415), should one get past refuseCompressedBodies.
+  const read = { limit: options.bodyLimit, inflate: false, verify: (req: Request, _res: unknown, body: Buffer) => void bodyBytes.set(req, body.length) };
   const parsers = options.accepts.map((type) =>
     type === 'json'
-      ? express.json({ limit: options.bodyLimit, strict: true, type: BODY_TYPES.json })
-      : express.urlencoded({ extended: false, limit: options.bodyLimit, parameterLimit: 50, type: BODY_TYPES.form }),
+      ? express.json({ ...read, strict: true, type: BODY_TYPES.json })
+      : express.urlencoded({ ...read, extended: false, parameterLimit: 50, type: BODY_TYPES.form }),
   );
 
   const sameSite: RequestHandler = (req, _res, next) => {
@@ -88,7 +121,7 @@ export function publicIntake(deps: ApiDeps, options: PublicIntakeOptions): Reque
     next();
   };
   const rateLimit: RequestHandler = async (req, _res, next) => {
-    await perClient.consume(clientKey(req.ip));
+    await perClient.consume(req.ip);
     next();
   };
   const objectBody: RequestHandler = (req, _res, next) => {

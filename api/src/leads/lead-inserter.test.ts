@@ -22,6 +22,7 @@ function newLead(overrides: Record<string, unknown> = {}): NewLead {
     marketingConsentHash: 'b'.repeat(64),
     downloadTokenTtlDays: 30,
     placeKey: placeKey(request.telefono),
+    smsBudget: { trusted: false, address: null },
   };
 }
 

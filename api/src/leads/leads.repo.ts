@@ -39,6 +39,8 @@ export interface NewLead {
   downloadTokenTtlDays: number;
   /** The key of the phone's place in the offer (placeKeyOf in api/src/offer). */
   placeKey: Buffer;
+  /** What the SMS budgets count the lead's SMS by besides its number (decision 052). */
+  smsBudget: { trusted: boolean; address: string | null };
 }
 
 /** What the offer asks of an insert (decision 047). */
@@ -79,7 +81,9 @@ export interface InsertLeadResult {
  * in phone order keeps two concurrent batches from deadlocking.
  *
  * The download link's token is not stored: the worker derives it when it sends the SMS
- * and stores only its hash (decision 029).
+ * and stores only its hash (decision 029). The SMS keeps what its budgets count it by
+ * besides its number: whether the lead was trusted and its client's address digest
+ * (decision 052; the network is the lead's `ip_address`).
  *
  * Every lead takes its phone's place in the offer (decision 047) unless the phone holds
  * one taken since the offer's start: a repeat, within its 24 hours or later, takes none,
@@ -117,10 +121,11 @@ WITH input AS (
     :marketingConsent::boolean[], :ipAddress::text[], :userAgent::text[], :consentVersion::text[],
     :country::text[], :landingPath::text[], :privacyConsentHash::text[],
     :marketingConsentVersion::text[], :marketingConsentHash::text[], :downloadTokenTtlDays::int[],
-    :heroVariant::text[], :placeKey::bytea[], :cookieConsentSessionId::text[]
+    :heroVariant::text[], :placeKey::bytea[], :cookieConsentSessionId::text[],
+    :smsTrusted::boolean[], :budgetAddress::text[]
   ) AS i(telefono, nome, cognome, email, ebook_type, source, attribution, marketing_consent, ip_address, user_agent, consent_version, country,
     landing_path, privacy_consent_hash, marketing_consent_version, marketing_consent_hash,
-    ttl_days, hero_variant, place_key, cookie_consent_session_id)
+    ttl_days, hero_variant, place_key, cookie_consent_session_id, sms_trusted, budget_address)
 ),
 place AS (
   INSERT INTO offer_places AS p (phone_key, taken_at)
@@ -167,7 +172,8 @@ consents AS (
   FROM lead JOIN input i USING (telefono) WHERE i.marketing_consent
 ),
 sms AS (
-  INSERT INTO sms_messages (lead_id) SELECT id FROM lead WHERE repeat_of IS NULL
+  INSERT INTO sms_messages (lead_id, trusted, budget_address)
+  SELECT lead.id, i.sms_trusted, i.budget_address FROM lead JOIN input i USING (telefono) WHERE lead.repeat_of IS NULL
 ),
 claimed_by_another AS (
   SELECT lead.id FROM lead JOIN ebook_requests first ON first.id = lead.repeat_of
@@ -220,6 +226,8 @@ async function storeLeads(db: Knex, leads: NewLead[], offerStartsAt: Date | null
     heroVariant: column((lead) => lead.request.heroVariant),
     placeKey: column((lead) => lead.placeKey),
     cookieConsentSessionId: column((lead) => lead.request.cookieConsentSessionId),
+    smsTrusted: column((lead) => lead.smsBudget.trusted),
+    budgetAddress: column((lead) => lead.smsBudget.address),
     offerStartsAt: offerStartsAt,
   });
   const byPhone = new Map(rows.map((row) => [row.telefono, row]));

@@ -2,10 +2,12 @@ import { Router, type Request, type RequestHandler } from 'express';
 import { apiMessages, guideLinkPages, offerEndedTexts } from '@guida/shared/messages';
 import { TOUCH_FIELDS, touchOfLanding } from '@guida/shared/attribution-rules';
 import { HONEYPOT_FIELD } from '@guida/shared/lead-rules';
+import { isSitePage } from '@guida/shared/page-paths';
 import { ebookRequestSchema } from '@guida/shared/schemas/lead';
 import { requireChallengeWhenBusy } from '../challenge';
 import type { ApiDeps } from '../dependencies';
 import { AppError } from '../errors';
+import { visitSessionsOf } from '../experiments';
 import { clampUserAgent, truncateIp } from '../http/client-ip';
 import { isFormPost, publicIntake } from '../http/public-intake';
 import { createRateLimit } from '../http/rate-limit';
@@ -15,6 +17,7 @@ import { countLeadOutcome } from '../metrics';
 import { offerOf, type OfferEndReason } from '../offer';
 import { createLeadInserter, NoPlaceLeftError } from './lead-inserter';
 import { createLead } from './leads.service';
+import { smsBudgetSignals } from './sms-budget-signals';
 
 /** A form with its page and campaign fields is well under 4 KB. */
 const LEAD_BODY_LIMIT = '16kb';
@@ -52,6 +55,21 @@ function withPageAndCampaign(body: Record<string, unknown>, req: Request, formPo
   return { ...body, landingPath, ...campaign };
 }
 
+/** The form's anchor on every page that has it. */
+const FORM_ANCHOR = '#richiedi-guida';
+
+/**
+ * Where a plain form post came from, to offer the form again (decision 053): the page of
+ * the same-origin Referer with its query (the campaign the next post carries again), else
+ * the form's `landingPath`, when either is a page of this site; else the home page.
+ */
+function leadFormHref(req: Request): string {
+  const referer = sameOriginReferer(req);
+  if (referer && isSitePage(referer.pathname)) return `${referer.pathname}${referer.search}${FORM_ANCHOR}`;
+  const { landingPath } = req.body as Record<string, unknown>;
+  return `${typeof landingPath === 'string' && isSitePage(landingPath) ? landingPath : '/'}${FORM_ANCHOR}`;
+}
+
 /** 410: the offer has ended, nothing is stored (decision 047); a page for the no-JavaScript form. */
 const offerEnded = (reason: OfferEndReason) =>
   new AppError(410, 'offer_ended', reason === 'deadline' ? apiMessages.offerEndedDeadline : apiMessages.offerEndedPlaces, {
@@ -74,6 +92,8 @@ export function leadsRouter(deps: ApiDeps) {
   });
 
   const offer = offerOf(deps);
+  const visitSessions = visitSessionsOf(deps);
+  const signals = smsBudgetSignals(deps);
   const insertLead = createLeadInserter(deps.db, {
     places: { startsAt: offer.settings.startsAt, placesTotal: offer.settings.placesTotal },
   });
@@ -87,7 +107,7 @@ export function leadsRouter(deps: ApiDeps) {
   };
 
   const router = Router();
-  router.post('/api/ebook-request', countLeadOutcome(deps.metrics), ...intake, offerOpen, requireChallengeWhenBusy(deps), async (req, res) => {
+  router.post('/api/ebook-request', countLeadOutcome(deps.metrics), ...intake, offerOpen, requireChallengeWhenBusy(deps, { href: leadFormHref }), async (req, res) => {
     const formPost = isFormPost(req);
     const body = formPost ? fromFormFields(req.body as Record<string, unknown>) : (req.body as Record<string, unknown>);
     const honeypot = body[HONEYPOT_FIELD];
@@ -96,7 +116,10 @@ export function leadsRouter(deps: ApiDeps) {
       throw new AppError(400, 'honeypot', apiMessages.honeypot);
     }
 
-    const request = parseOrThrow(ebookRequestSchema, withPageAndCampaign(body, req, formPost));
+    const parsed = parseOrThrow(ebookRequestSchema, withPageAndCampaign(body, req, formPost));
+    // The variant the server assigned this visit, whatever the request names (decision 051).
+    const visitor = { ip: req.ip, userAgent: req.get('user-agent') };
+    const request = { ...parsed, heroVariant: await visitSessions.leadVariant(parsed.landingPath, parsed.visitSession, visitor) };
     await perPhone.consume(request.telefono);
 
     const lead = await createLead(
@@ -106,9 +129,10 @@ export function leadsRouter(deps: ApiDeps) {
         logger: req.log,
         downloadTokenTtlDays: config.GUIDE_LINK_TTL_DAYS,
         placeKey: offer.placeKey,
+        smsBudgetSignals: signals,
       },
       request,
-      { ipAddress: truncateIp(req.ip), userAgent: clampUserAgent(req.get('user-agent')) },
+      { ip: req.ip, ipAddress: truncateIp(req.ip), userAgent: clampUserAgent(req.get('user-agent')) },
     ).catch((error: unknown) => {
       if (!(error instanceof NoPlaceLeftError)) throw error;
       offer.allPlacesTaken();

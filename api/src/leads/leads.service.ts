@@ -8,6 +8,7 @@ import type { EbookRequest } from '@guida/shared/schemas/lead';
 import type { JobQueues } from '@guida/shared/server/job-queues';
 import type { Logger } from '@guida/shared/server/logger';
 import type { LeadInserter } from './lead-inserter';
+import type { SmsBudgetSignals } from './sms-budget-signals';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const PRIVACY_CONSENT_HASH = sha256(CONSENT_TEXTS.privacy.text);
@@ -20,6 +21,8 @@ export interface LeadsDeps {
   downloadTokenTtlDays: number;
   /** The key of a phone's place in the offer (decision 047). */
   placeKey: (phone: string) => Buffer;
+  /** What the SMS budgets count the lead's SMS by (decision 052). */
+  smsBudgetSignals: SmsBudgetSignals;
 }
 
 export interface CreatedLead {
@@ -36,11 +39,13 @@ export interface CreatedLead {
 export async function createLead(
   deps: LeadsDeps,
   request: EbookRequest,
-  origin: { ipAddress: string | null; userAgent: string | null },
+  origin: { ip: string | undefined; ipAddress: string | null; userAgent: string | null },
 ): Promise<CreatedLead> {
+  const { ip, ...stored } = origin;
   const { leadId, crmDeliveryId, repeatOf, emailMessageId } = await deps.insertLead({
     request,
-    ...origin,
+    ...stored,
+    smsBudget: await deps.smsBudgetSignals(ip),
     consentVersion: CONSENT_TEXTS.privacy.version,
     privacyConsentHash: PRIVACY_CONSENT_HASH,
     marketingConsentVersion: CONSENT_TEXTS.marketing.version,

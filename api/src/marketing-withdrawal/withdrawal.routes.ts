@@ -4,9 +4,9 @@ import { findWithdrawalLink } from '@guida/shared/server/marketing-withdrawal-li
 import { LINK_TOKEN_FORMAT, sha256Hex } from '@guida/shared/server/personal-data-hash';
 import type { ApiDeps } from '../dependencies';
 import { AppError } from '../errors';
-import { clampUserAgent, clientKey, truncateIp } from '../http/client-ip';
+import { clampUserAgent, truncateIp } from '../http/client-ip';
 import { sendHtmlPage } from '../http/html-page';
-import { createRateLimit } from '../http/rate-limit';
+import { createClientRateLimit, networkAllowancesOf } from '../http/rate-limit';
 import { withdrawalPending } from './withdrawal.repo';
 import { withdrawMarketingConsent } from './withdrawal.service';
 
@@ -21,17 +21,19 @@ const alreadyPage = (res: Response) =>
  * and link previews open every link of an email, and a withdrawal must be the person's
  * act. The button, and the mail client's own button (RFC 8058: a POST of
  * "List-Unsubscribe=One-Click" to the List-Unsubscribe address), POST to the same address,
- * which withdraws at once. The body is never read: any POST to a valid link withdraws, and
- * the token is the only authority needed, so there is no same-site check (webmails may
- * post from their own pages). A second withdrawal says it is already done. No login.
+ * which withdraws at once. The body is never read (a compressed one is refused before, as
+ * on every write): any POST to a valid link withdraws, and the token is the only authority
+ * needed, so there is no same-site check (webmails may post from their own pages) and no
+ * anti-robot check (decision 053). A second withdrawal says it is already done. No login.
  */
 export function marketingWithdrawalRouter(deps: ApiDeps) {
   const { config } = deps;
-  const perClient = createRateLimit({
+  const perClient = createClientRateLimit({
     redis: deps.redis,
     keyPrefix: `${config.REDIS_KEY_PREFIX}:rl:marketing-withdrawal`,
     points: config.WITHDRAWAL_RATE_LIMIT_PER_IP,
     durationSeconds: 3600,
+    networks: networkAllowancesOf(config),
   });
   const router = Router();
 
@@ -39,7 +41,7 @@ export function marketingWithdrawalRouter(deps: ApiDeps) {
   const tokenPage: RequestHandler = async (req, res, next) => {
     res.set({ 'Referrer-Policy': 'no-referrer', 'X-Robots-Tag': 'noindex, nofollow' });
     try {
-      await perClient.consume(clientKey(req.ip));
+      await perClient.consume(req.ip);
     } catch (error) {
       if (!(error instanceof AppError) || error.status !== 429) throw error;
       res.set('Retry-After', String(error.details.retryAfterSeconds ?? 60));

@@ -12,7 +12,8 @@
  * so two runs of a job send once (decision 019); the provider's reports (sent, delivered,
  * undelivered, failed) only ever move an SMS forward (see smsStatusRank). `held`: an SMS
  * budget stopped it before the provider was called; it goes back to pending when the
- * budget allows again or an admin releases it (decision 025).
+ * budget allows again or an admin releases it (decision 025), or an admin discards it
+ * (`skipped`, with the reason, decision 052).
  */
 export const SMS_STATUSES = [
   'pending',
@@ -60,6 +61,8 @@ export const SMS_TRANSITIONS = {
   resume: { from: ['held'], to: 'pending' },
   /** The admin's "release": sent even though a budget is still reached. */
   release: { from: ['held'], to: 'pending' },
+  /** The admin's "discard" of held SMS (an attack's, by block, network, address or time): never sent (decision 052). */
+  discard: { from: ['held'], to: 'skipped' },
 } as const satisfies Record<string, Transition<SmsStatus>>;
 
 /** Stopped by an SMS budget: the admin's alert counts these. */

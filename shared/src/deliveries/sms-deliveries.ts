@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { OPERATOR_TIME_ZONE } from '../analytics-rules';
 import { GUIDE_LINK_EMAIL } from '../jobs/email';
 import { preparedStatement } from '../server/prepared-statement';
 import {
@@ -15,16 +16,23 @@ import {
 } from './delivery-statuses';
 import { dueRows, isClaimable, isTakeOver, sqlList, statusOf, type DueOptions } from './delivery-table';
 import {
+  BUDGET_ADDRESS_KEPT_MS,
   BUDGET_WINDOWS,
   budgetCheckValues,
   budgetExceededBy,
   budgetName,
   countOneMore,
   exceededBudget,
+  fullKeys,
+  isFull,
   pruneSmsBudgetCounts,
   smsBudgetUsage,
+  untrustedLimits,
   type Budget,
+  type BudgetSubject,
+  type Counts,
   type SmsBudgetLimits,
+  type WindowLimits,
 } from './sms-budget';
 
 /**
@@ -48,6 +56,12 @@ export interface SmsToSend {
   phone_recently_served: boolean;
   /** An admin released it: sent even though an SMS budget is reached. */
   budget_exempt: boolean;
+  /** The lead's client network (its stored, truncated `ip_address`), counted by the network budget. */
+  network: string | null;
+  /** The keyed digest of the lead's client address, counted by the address budget. */
+  budget_address: string | null;
+  /** The lead showed a visit before the form (decision 052): may use the reserved share. */
+  trusted: boolean;
   /** Seconds since the lead was stored, by PostgreSQL's clock (for the latency metrics). */
   seconds_since_lead: number;
   /** The guide was downloaded already (from the link sent by email while the SMS was held). */
@@ -58,7 +72,8 @@ export interface SmsToSend {
 const loadStatement = preparedStatement<SmsToSend>(
   'load-sms-to-send',
   `
-SELECT s.id AS sms_id, s.status, s.attempts, s.updated_at, s.budget_exempt, l.nome, l.telefono, t.token_hash, t.expires_at,
+SELECT s.id AS sms_id, s.status, s.attempts, s.updated_at, s.budget_exempt, s.budget_address, s.trusted,
+  l.ip_address AS network, l.nome, l.telefono, t.token_hash, t.expires_at,
   EXTRACT(EPOCH FROM now() - l.created_at)::float8 AS seconds_since_lead,
   EXISTS (
     SELECT 1 FROM ebook_requests other
@@ -149,6 +164,20 @@ export interface SmsBudgetCheck {
 
 export type SmsClaim = 'claimed' | 'taken-over' | { held: Budget } | null;
 
+/** What an SMS row and its lead say about the budgets an SMS counts against (decision 052). */
+export interface SmsBudgetFields {
+  network: string | null;
+  budget_address: string | null;
+  trusted: boolean;
+}
+
+const subjectOf = (sms: { telefono: string } & SmsBudgetFields): BudgetSubject => ({
+  telefono: sms.telefono,
+  network: sms.network,
+  address: sms.budget_address,
+  trusted: sms.trusted,
+});
+
 /**
  * The claim of a new SMS within the budgets, in one statement: the function (migration
  * 20261125090000) takes the SMS's row, then the budget lock, counts and claims, and the
@@ -181,7 +210,7 @@ const claimWithinBudgetsStatement = preparedStatement<{
  */
 export async function claimSms(
   db: Knex,
-  sms: { sms_id: number; status: SmsStatus; telefono: string; budget_exempt: boolean },
+  sms: { sms_id: number; status: SmsStatus; telefono: string; budget_exempt: boolean } & SmsBudgetFields,
   attempts: number,
   claimTimeoutMs: number,
   budget: SmsBudgetCheck,
@@ -200,13 +229,13 @@ export async function claimSms(
     to: SMS_TRANSITIONS.claim.to,
     attempts,
     exempt: sms.budget_exempt,
-    ...budgetCheckValues(sms.telefono, budget.now(), budget.limits),
+    ...budgetCheckValues(subjectOf(sms), budget.now(), budget.limits),
   });
   const outcome = rows[0]?.outcome;
   if (outcome === 'claimed') return 'claimed';
   if (outcome !== 'over') return null;
   const usage = rows.map((row) => ({ scope: row.budget_scope!, hour: row.sms_hour!, day: row.sms_day! }));
-  const exceeded = budgetExceededBy(sms.telefono, usage, budget.limits);
+  const exceeded = budgetExceededBy(subjectOf(sms), usage, budget.limits);
   // The function found one more SMS over a budget, so one of them is reached.
   if (!exceeded) throw new Error(`SMS ${sms.sms_id}: over a budget by the database, within every one by its counts`);
   const held = await move(db, sms.sms_id, SMS_TRANSITIONS.hold, { errorMessage: `SMS budget reached: ${budgetName(exceeded)}` });
@@ -375,7 +404,7 @@ export async function listSmsDue(db: Knex, options: DueOptions) {
   return rows.map((row) => ({ leadId: row.lead_id, abandoned: isTakeOver(SMS_TRANSITIONS, row.status) }));
 }
 
-/** Moves held SMS back to pending with a timeline entry each; their lead ids. */
+/** Moves held SMS back to pending with a timeline entry each; their lead ids, trusted first, then oldest. */
 async function unhold(db: Knex, smsIds: number[], transition: Transition<SmsStatus>, origin: string, exempt: boolean) {
   if (smsIds.length === 0) return [];
   const { rows } = await db.raw<{ rows: { lead_id: number }[] }>(
@@ -384,47 +413,83 @@ WITH moved AS (
   UPDATE sms_messages SET status = :to, updated_at = now(), error_message = NULL,
     budget_exempt = budget_exempt OR :exempt
   WHERE id = ANY(:ids::int[]) AND status = ANY(:from::text[])
-  RETURNING id, lead_id, created_at
+  RETURNING id, lead_id, created_at, trusted
 ), logged AS (
   INSERT INTO sms_events (sms_message_id, status, provider_status)
   SELECT id, :to, :origin FROM moved
 )
-SELECT lead_id FROM moved ORDER BY created_at
+SELECT lead_id FROM moved ORDER BY trusted DESC, created_at
 `,
     { to: transition.to, from: transition.from, ids: smsIds, exempt, origin },
   );
   return rows.map((row) => row.lead_id);
 }
 
+/** Held SMS with their lead's number and client (the budgets' subject). */
+const heldSms = (db: Knex) =>
+  db('sms_messages as s').join('ebook_requests as l', 'l.id', 's.lead_id').where('s.status', SMS_HELD);
+
+/** The calling codes of the countries whose budget `isFull` says is reached, as `+39`. */
+const COUNTRY_CODES = { '+39': 'IT', '+41': 'CH' } as const;
+const fullCountryCodes = (counts: Record<'IT' | 'CH', Counts>, limitOf: (country: 'IT' | 'CH') => WindowLimits) =>
+  Object.entries(COUNTRY_CODES)
+    .filter(([, country]) => isFull(counts[country], limitOf(country)))
+    .map(([code]) => code);
+
 /**
- * Held SMS the budgets allow again, oldest first, as many as fit: back to pending (the
- * caller enqueues their leads; the worker counts again under the budget lock before it
- * sends). Blocks, countries or the whole budget still full are skipped in the query, so
- * a flood of held SMS in a few blocks never hides an honest one behind it.
+ * An address digest is needed only while an SMS may still be counted or discarded by it:
+ * forgotten once its windows have passed, unless the SMS is still held.
+ */
+const forgetBudgetAddresses = (db: Knex, now: Date) =>
+  db('sms_messages')
+    .whereNotNull('budget_address')
+    .where('created_at', '<', new Date(now.getTime() - BUDGET_ADDRESS_KEPT_MS))
+    .whereNot('status', SMS_HELD)
+    .update({ budget_address: null });
+
+/**
+ * Held SMS the budgets allow again, trusted first (decision 052), then oldest first, as
+ * many as fit: back to pending (the caller enqueues their leads; the worker counts again
+ * under the budget lock before it sends). Blocks, countries, networks, addresses, the
+ * whole budget or, for untrusted SMS, the untrusted share still full are skipped in the
+ * query, so a flood of held SMS behind a full scope never hides an honest one behind it.
  */
 export async function resumeHeldSms(db: Knex, budget: SmsBudgetCheck, limit: number) {
-  await pruneSmsBudgetCounts(db, budget.now());
-  const usage = await smsBudgetUsage(db, budget.now());
+  const now = budget.now();
+  await pruneSmsBudgetCounts(db, now);
+  await forgetBudgetAddresses(db, now);
+  const usage = await smsBudgetUsage(db, now);
   const { limits } = budget;
-  if (BUDGET_WINDOWS.some((window) => usage.global[window] >= limits.global[window])) return [];
-  const fullBlocks = [...usage.block.entries()]
-    .filter(([, counts]) => BUDGET_WINDOWS.some((window) => counts[window] >= limits.block[window]))
-    .map(([block]) => block);
-  const fullCountryCodes = Object.entries({ '+39': 'IT', '+41': 'CH' } as const)
-    .filter(([, country]) => BUDGET_WINDOWS.some((window) => usage.country[country][window] >= limits.country[country][window]))
-    .map(([code]) => code);
-  const held = await db('sms_messages as s')
-    .join('ebook_requests as l', 'l.id', 's.lead_id')
-    .where('s.status', SMS_HELD)
-    .whereRaw('substr(l.telefono, 2, 6) <> ALL(?::text[])', [fullBlocks])
-    .whereRaw('substr(l.telefono, 1, 3) <> ALL(?::text[])', [fullCountryCodes])
-    .orderBy('s.created_at')
+  if (isFull(usage.global, limits.global)) return [];
+  const untrusted = usage.untrusted;
+  const untrustedGlobalFull = isFull(untrusted.global, untrustedLimits(limits.global, limits));
+  const held = await heldSms(db)
+    .whereRaw('substr(l.telefono, 2, 6) <> ALL(?::text[])', [fullKeys(usage.block, limits.block)])
+    .whereRaw('substr(l.telefono, 1, 3) <> ALL(?::text[])', [fullCountryCodes(usage.country, (country) => limits.country[country])])
+    .whereRaw(`coalesce(l.ip_address, '') <> ALL(?::text[])`, [fullKeys(usage.network, limits.network)])
+    .whereRaw(`coalesce(s.budget_address, '') <> ALL(?::text[])`, [fullKeys(usage.address, limits.address)])
+    .where((query) => {
+      query.where('s.trusted', true);
+      if (untrustedGlobalFull) return;
+      query.orWhere((untrustedSms) =>
+        untrustedSms
+          .whereRaw('substr(l.telefono, 2, 6) <> ALL(?::text[])', [fullKeys(untrusted.block, untrustedLimits(limits.block, limits))])
+          .whereRaw('substr(l.telefono, 1, 3) <> ALL(?::text[])', [
+            fullCountryCodes(untrusted.country, (country) => untrustedLimits(limits.country[country], limits)),
+          ]),
+      );
+    })
+    .orderBy([
+      { column: 's.trusted', order: 'desc' },
+      { column: 's.created_at', order: 'asc' },
+    ])
     .limit(limit)
-    .select<{ id: number; telefono: string }[]>('s.id', 'l.telefono');
+    .select<({ id: number; telefono: string } & SmsBudgetFields)[]>('s.id', 'l.telefono', 'l.ip_address as network', 's.budget_address', 's.trusted');
   const chosen: number[] = [];
   for (const row of held) {
-    if (exceededBudget(row.telefono, usage, limits)) continue;
-    countOneMore(row.telefono, usage);
+    const subject = subjectOf(row);
+    if (exceededBudget(subject, usage, limits)) continue;
+    countOneMore(subject, usage);
     chosen.push(row.id);
   }
   return unhold(db, chosen, SMS_TRANSITIONS.resume, 'budget-resume', false);
@@ -434,6 +499,7 @@ export async function resumeHeldSms(db: Knex, budget: SmsBudgetCheck, limit: num
  * Leads whose SMS has been held for at least `minutes` (SMS_HELD_EMAIL_AFTER_MINUTES) and
  * whose link has not gone by email yet: the promise of 2 minutes is broken, so it goes by
  * email too (the SMS still goes when released, unless the guide was downloaded by then).
+ * Trusted leads first, as their SMS are.
  */
 export async function heldLeadsToEmail(db: Knex, minutes: number, limit: number) {
   return db('sms_messages as s')
@@ -441,75 +507,162 @@ export async function heldLeadsToEmail(db: Knex, minutes: number, limit: number)
     .where('s.updated_at', '<=', db.raw('now() - make_interval(mins => ?)', [minutes]))
     // One email per lead: the link already went by email, or is on its way.
     .whereNotExists(db('email_messages as m').whereRaw('m.lead_id = s.lead_id').where('m.kind', GUIDE_LINK_EMAIL))
-    .orderBy('s.updated_at')
+    .orderBy([
+      { column: 's.trusted', order: 'desc' },
+      { column: 's.updated_at', order: 'asc' },
+    ])
     .limit(limit)
     .pluck<number[]>('s.lead_id');
 }
 
 /**
- * The admin's "release": every held SMS goes back to pending and is sent even though a
- * budget is still reached (it still counts against the budgets). Their lead ids, oldest
- * first, for the caller to enqueue.
+ * The admin's "release": the held SMS (every one, or only the trusted ones) go back to
+ * pending and are sent even though a budget is still reached (they still count against
+ * the budgets). Their lead ids, trusted first, then oldest, for the caller to enqueue.
  */
-export async function releaseHeldSms(db: Knex, origin: string) {
-  const ids = await db('sms_messages').where({ status: SMS_HELD }).pluck<number[]>('id');
+export async function releaseHeldSms(db: Knex, origin: string, { trustedOnly = false }: { trustedOnly?: boolean } = {}) {
+  const ids = await db('sms_messages')
+    .where({ status: SMS_HELD, ...(trustedOnly ? { trusted: true } : {}) })
+    .pluck<number[]>('id');
   return unhold(db, ids, SMS_TRANSITIONS.release, origin, true);
+}
+
+/**
+ * Which held SMS an admin's discard takes (every given criterion must match): the number
+ * block, the client network as the lead stores it, the client address digest, the
+ * minutes the lead came in (`YYYY-MM-DDTHH:mm` in the operator's time zone, both
+ * included), and only the untrusted ones.
+ */
+export interface HeldSmsCriteria {
+  block?: string | undefined;
+  network?: string | undefined;
+  address?: string | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+  untrustedOnly?: boolean | undefined;
+}
+
+function heldMatching(db: Knex, criteria: HeldSmsCriteria) {
+  const query = heldSms(db);
+  if (criteria.block !== undefined) query.whereRaw('substr(l.telefono, 2, 6) = ?', [criteria.block]);
+  if (criteria.network !== undefined) query.where('l.ip_address', criteria.network);
+  if (criteria.address !== undefined) query.where('s.budget_address', criteria.address);
+  const operatorTime = `(?::timestamp AT TIME ZONE '${OPERATOR_TIME_ZONE}')`;
+  if (criteria.from !== undefined) query.whereRaw(`s.created_at >= ${operatorTime}`, [criteria.from]);
+  if (criteria.to !== undefined) query.whereRaw(`s.created_at < ${operatorTime} + interval '1 minute'`, [criteria.to]);
+  if (criteria.untrustedOnly) query.where('s.trusted', false);
+  return query;
+}
+
+/** How many held SMS `criteria` match, and how many of them are trusted (what a discard would take). */
+export async function countHeldSms(db: Knex, criteria: HeldSmsCriteria) {
+  const row = await heldMatching(db, criteria).first<{ count: number; trusted: number }>(
+    db.raw('count(*)::int AS count'),
+    db.raw('count(*) FILTER (WHERE s.trusted)::int AS trusted'),
+  );
+  return { count: row?.count ?? 0, trusted: row?.trusted ?? 0 };
+}
+
+/**
+ * The admin's "discard": the held SMS `criteria` match end as `skipped` with `reason`
+ * and a timeline entry (`admin-discard`), in one statement; nothing is sent, and no
+ * late-SMS email follows (only held SMS get one). How many were discarded.
+ */
+export async function discardHeldSms(db: Knex, criteria: HeldSmsCriteria, reason: string) {
+  const discard = SMS_TRANSITIONS.discard;
+  const { rows } = await db.raw<{ rows: { discarded: number }[] }>(
+    `
+WITH moved AS (
+  UPDATE sms_messages SET status = ?, updated_at = now(), error_message = ?
+  WHERE id IN (?) AND status = ANY(?::text[])
+  RETURNING id
+), logged AS (
+  INSERT INTO sms_events (sms_message_id, status, provider_status, error_message)
+  SELECT id, ?, 'admin-discard', ? FROM moved
+)
+SELECT count(*)::int AS discarded FROM moved
+`,
+    [discard.to, reason, heldMatching(db, criteria).select('s.id'), [...discard.from], discard.to, reason],
+  );
+  return rows[0]?.discarded ?? 0;
 }
 
 export interface SmsBudgetStatus {
   scope: Budget['scope'];
   key: string | null;
   window: Budget['window'];
+  /** The part of the budget untrusted SMS may use (decision 052). */
+  untrusted: boolean;
   count: number;
   limit: number;
   tripped: boolean;
 }
 
-/** Blocks shown besides the tripped ones: the busiest of the day. */
-const BUSIEST_BLOCKS_SHOWN = 3;
+/** Blocks and networks shown besides the tripped ones and those with held SMS: the busiest of the day. */
+const BUSIEST_SHOWN = 3;
+/** At most this many blocks, networks or addresses of each kind: the busiest, or those with the most held SMS. */
+const GROUPS_SHOWN = 10;
 
 /**
- * What the admin's alert shows: every budget with its count (global, each country, the
- * tripped blocks and the busiest ones), whether it is tripped (one more SMS would exceed
- * it), and the held SMS.
+ * What the admin's alert shows: every budget with its count (global, each country, and
+ * their untrusted share; the tripped blocks, networks and addresses, those with held SMS
+ * and the busiest), whether it is tripped (one more SMS would exceed it), and the held
+ * SMS: how many, how many trusted, and the blocks and networks with the most.
  */
 export async function smsBudgetOverview(db: Knex, budget: SmsBudgetCheck) {
   const usage = await smsBudgetUsage(db, budget.now());
   const { limits } = budget;
-  const status = (scope: Budget['scope'], key: string | null, window: Budget['window'], count: number, limit: number) =>
-    ({ scope, key, window, count, limit, tripped: count >= limit }) satisfies SmsBudgetStatus;
-  const heldRows = await db('sms_messages as s')
-    .join('ebook_requests as l', 'l.id', 's.lead_id')
-    .where('s.status', SMS_HELD)
-    .groupByRaw('substr(l.telefono, 2, 6)')
-    .select<{ block: string; count: number; oldest: Date }[]>(
-      db.raw('substr(l.telefono, 2, 6) AS block'),
-      db.raw('count(*)::int AS count'),
-      db.raw('min(s.created_at) AS oldest'),
-    );
-  const blocks = [...usage.block.entries()]
-    .sort(([, a], [, b]) => b.day - a.day)
-    .filter(
-      ([block, counts], index) =>
-        index < BUSIEST_BLOCKS_SHOWN ||
-        BUDGET_WINDOWS.some((window) => counts[window] >= limits.block[window]) ||
-        heldRows.some((row) => row.block === block),
-    );
-  const budgets: SmsBudgetStatus[] = BUDGET_WINDOWS.flatMap((window) => [
-    status('global', null, window, usage.global[window], limits.global[window]),
-    status('country', 'IT', window, usage.country.IT[window], limits.country.IT[window]),
-    status('country', 'CH', window, usage.country.CH[window], limits.country.CH[window]),
-    ...blocks.map(([block, counts]) => status('block', block, window, counts[window], limits.block[window])),
-  ]);
-  const oldest = heldRows.reduce<Date | null>((min, row) => (min && min < row.oldest ? min : row.oldest), null);
+  const status = (scope: Budget['scope'], key: string | null, window: Budget['window'], untrusted: boolean, count: number, limit: number) =>
+    ({ scope, key, window, untrusted, count, limit, tripped: count >= limit }) satisfies SmsBudgetStatus;
+  const totals = await heldSms(db).first<{ count: number; trusted: number; oldest: Date | null }>(
+    db.raw('count(*)::int AS count'),
+    db.raw('count(*) FILTER (WHERE s.trusted)::int AS trusted'),
+    db.raw('min(s.created_at) AS oldest'),
+  );
+  const heldBy = (expression: string) =>
+    heldSms(db)
+      .groupByRaw(expression)
+      .orderByRaw('count(*) DESC')
+      .limit(GROUPS_SHOWN)
+      .select<{ key: string; count: number }[]>(db.raw(`${expression} AS key`), db.raw('count(*)::int AS count'));
+  const [heldByBlock, heldByNetwork] = await Promise.all([heldBy('substr(l.telefono, 2, 6)'), heldBy('l.ip_address')]);
+  const withHeld = (rows: { key: string | null }[]) => new Set(rows.map((row) => row.key));
+
+  /** The keys of `counts` worth showing: tripped, with held SMS, or among the busiest of the day. */
+  const shown = (counts: Map<string, Counts>, limit: WindowLimits, held: Set<string | null>, busiest: number) =>
+    [...counts.entries()]
+      .sort(([, a], [, b]) => b.day - a.day)
+      .filter(([key, value], index) => index < busiest || isFull(value, limit) || held.has(key))
+      .slice(0, GROUPS_SHOWN + busiest);
+  const blocks = shown(usage.block, limits.block, withHeld(heldByBlock), BUSIEST_SHOWN);
+  const networks = shown(usage.network, limits.network, withHeld(heldByNetwork), BUSIEST_SHOWN);
+  const addresses = shown(usage.address, limits.address, new Set(), 0).slice(0, GROUPS_SHOWN);
+  const untrustedBlocks = shown(usage.untrusted.block, untrustedLimits(limits.block, limits), new Set(), 0).slice(0, GROUPS_SHOWN);
+
+  const budgets: SmsBudgetStatus[] = BUDGET_WINDOWS.flatMap((window) => {
+    const share = (limit: WindowLimits) => untrustedLimits(limit, limits)[window];
+    return [
+      status('global', null, window, false, usage.global[window], limits.global[window]),
+      status('country', 'IT', window, false, usage.country.IT[window], limits.country.IT[window]),
+      status('country', 'CH', window, false, usage.country.CH[window], limits.country.CH[window]),
+      status('global', null, window, true, usage.untrusted.global[window], share(limits.global)),
+      status('country', 'IT', window, true, usage.untrusted.country.IT[window], share(limits.country.IT)),
+      status('country', 'CH', window, true, usage.untrusted.country.CH[window], share(limits.country.CH)),
+      ...blocks.map(([block, counts]) => status('block', block, window, false, counts[window], limits.block[window])),
+      ...untrustedBlocks.map(([block, counts]) => status('block', block, window, true, counts[window], share(limits.block))),
+      ...networks.map(([network, counts]) => status('network', network, window, false, counts[window], limits.network[window])),
+      ...addresses.map(([address, counts]) => status('address', address, window, false, counts[window], limits.address[window])),
+    ];
+  });
   return {
     budgets,
     tripped: budgets.some((entry) => entry.tripped),
     held: {
-      count: heldRows.reduce((sum, row) => sum + row.count, 0),
-      oldestAt: oldest,
-      byBlock: heldRows.map((row) => ({ block: row.block, count: row.count })).sort((a, b) => b.count - a.count),
+      count: totals?.count ?? 0,
+      trusted: totals?.trusted ?? 0,
+      oldestAt: totals?.oldest ?? null,
+      byBlock: heldByBlock.map((row) => ({ block: row.key, count: row.count })),
+      byNetwork: heldByNetwork.filter((row) => row.key !== null).map((row) => ({ network: row.key, count: row.count })),
     },
   };
 }
-

@@ -5,7 +5,7 @@ import { EBOOK_TYPES } from '../lead-rules';
 import { SMS_STATUSES } from '../deliveries/delivery-statuses';
 import { GDPR_REQUEST_STATUSES } from '../gdpr-rules';
 import { CONTACT_KINDS, WITHDRAWAL_SOURCES } from '../marketing-withdrawal';
-import { adminMessages, validationMessages as m } from '../messages';
+import { adminMessages, smsBudgetMessages, validationMessages as m } from '../messages';
 import { safeText } from '../text-rules';
 import { leadConsentSchema } from './gdpr';
 
@@ -29,6 +29,80 @@ export const adminSessionSchema = z.object({
   expiresAt: z.string(),
 });
 export type AdminSession = z.infer<typeof adminSessionSchema>;
+
+/**
+ * Marks an admin request the browser sent on its own (a poll, a refetch) rather than for
+ * something the admin did: it does not count as activity, so it never keeps a session
+ * from idling out. Its presence can only end a session sooner (docs/decisions/054).
+ */
+export const ADMIN_BACKGROUND_HEADER = 'X-Admin-Background';
+
+/** One-time recovery codes given at enrolment (and when regenerated). */
+export const RECOVERY_CODE_COUNT = 10;
+/** A recovery code as stored and compared: 24 characters of the base32 alphabet (120 bits). */
+export const RECOVERY_CODE_PATTERN = /^[a-z2-7]{24}$/;
+/** What an admin types, as compared: case, spaces and hyphens (the groups it is shown in) do not matter. */
+export const normaliseRecoveryCode = (typed: string) => typed.toLowerCase().replace(/[\s-]+/g, '');
+const TOTP_PATTERN = /^\d{6}$/;
+
+/** The 6-digit code of the authenticator app ("123 456" as some apps show it is fine). */
+const totpCode = z
+  .string({ error: adminMessages.codeRequired })
+  .transform((typed) => typed.replace(/\s+/g, ''))
+  .pipe(z.string().min(1, { error: adminMessages.codeRequired }).regex(TOTP_PATTERN, { error: adminMessages.codeFormat }));
+
+/** Enrolment's confirmation and the regeneration of recovery codes: a code of the app only. */
+export const adminTotpSchema = z.object({ code: totpCode });
+
+/** The login's second step: the app's code or one of the recovery codes. */
+export const adminSecondFactorSchema = z.object({
+  code: z
+    .string({ error: adminMessages.loginCodeFormat })
+    .transform(normaliseRecoveryCode)
+    .pipe(
+      z
+        .string()
+        .min(1, { error: adminMessages.loginCodeFormat })
+        .refine((code) => TOTP_PATTERN.test(code) || RECOVERY_CODE_PATTERN.test(code), { error: adminMessages.loginCodeFormat }),
+    ),
+});
+export const isTotpCode = (code: string) => TOTP_PATTERN.test(code);
+
+/** What the app needs to add the account: the secret as a QR code (an SVG data: URL) and as text. */
+export const adminEnrolmentSchema = z.object({
+  /** Base32, as authenticator apps take it when typed. */
+  secret: z.string(),
+  otpauthUri: z.string(),
+  qrCode: z.string(),
+});
+export type AdminEnrolment = z.infer<typeof adminEnrolmentSchema>;
+
+/**
+ * The answer of each login step: signed in (with the new recovery codes after an enrolment,
+ * or how many are left after one was used), or the step still to take.
+ */
+export const adminLoginAnswerSchema = z.discriminatedUnion('step', [
+  z.object({
+    step: z.literal('signed-in'),
+    session: adminSessionSchema,
+    recoveryCodes: z.array(z.string()).optional(),
+    recoveryCodesLeft: z.number().optional(),
+  }),
+  z.object({ step: z.literal('second-factor') }),
+  z.object({ step: z.literal('enrol'), enrolment: adminEnrolmentSchema }),
+]);
+export type AdminLoginAnswer = z.infer<typeof adminLoginAnswerSchema>;
+
+/** GET /api/admin/second-factor: whether it is required, since when the admin has it, codes left. */
+export const adminSecondFactorStatusSchema = z.object({
+  required: z.boolean(),
+  enrolledAt: z.string().nullable(),
+  recoveryCodesLeft: z.number(),
+});
+export type AdminSecondFactorStatus = z.infer<typeof adminSecondFactorStatusSchema>;
+
+export const adminRecoveryCodesSchema = z.object({ recoveryCodes: z.array(z.string()) });
+export type AdminRecoveryCodes = z.infer<typeof adminRecoveryCodesSchema>;
 
 const touchResultShape = Object.fromEntries(TOUCH_FIELDS.map((field) => [field, z.string().nullable()])) as Record<
   TouchField,
@@ -322,14 +396,19 @@ export const dataRequestListSchema = z.object({
 });
 export type DataRequestList = z.infer<typeof dataRequestListSchema>;
 
-/** GET /api/admin/sms-budget: every SMS budget against its count, and the held SMS (decision 025). */
+/** GET /api/admin/sms-budget: every SMS budget against its count, and the held SMS (decisions 025, 052). */
 export const smsBudgetOverviewSchema = z.object({
   budgets: z.array(
     z.object({
-      scope: z.enum(['global', 'country', 'block']),
-      /** The country (IT, CH) or the number block (first 6 digits); null for the global budget. */
+      scope: z.enum(['global', 'country', 'block', 'network', 'address']),
+      /**
+       * The country (IT, CH), the number block (first 6 digits), the client network (as
+       * leads store it: IPv4 /24, IPv6 /48) or the address digest; null for the global budget.
+       */
       key: z.string().nullable(),
       window: z.enum(['hour', 'day']),
+      /** The part of a global, country or block budget untrusted SMS may use. */
+      untrusted: z.boolean(),
       count: z.number(),
       limit: z.number(),
       /** One more SMS counted here would be held. */
@@ -339,11 +418,63 @@ export const smsBudgetOverviewSchema = z.object({
   tripped: z.boolean(),
   held: z.object({
     count: z.number(),
+    /** Of them, SMS of trusted leads (a visit seen before the form). */
+    trusted: z.number(),
     oldestAt: z.string().nullable(),
+    /** The blocks and networks with the most held SMS (at most 10 each). */
     byBlock: z.array(z.object({ block: z.string(), count: z.number() })),
+    byNetwork: z.array(z.object({ network: z.string(), count: z.number() })),
   }),
 });
 export type SmsBudgetOverview = z.infer<typeof smsBudgetOverviewSchema>;
+
+/** POST /api/admin/sms-budget/release: every held SMS, or only the trusted ones. */
+export const releaseHeldSmsSchema = z.object({ trustedOnly: z.boolean().default(false) });
+
+const ipAddress = z.union([z.ipv4(), z.ipv6()]);
+const isIpAddress = (text: string) => ipAddress.safeParse(text).success;
+/** An IPv4 /24 or an IPv6 /48 (what a lead stores), or an address of one: its network is meant. */
+const isClientNetwork = (text: string) => {
+  const [address = '', length, ...rest] = text.split('/');
+  return rest.length === 0 && isIpAddress(address) && (length === undefined || length === (address.includes(':') ? '48' : '24'));
+};
+/** A minute as the browser's datetime-local field gives it (the operator's time zone is meant). */
+const LOCAL_MINUTE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:00)?$/;
+const blankToUndefined = (value: string | undefined) => (value === undefined || value.trim() === '' ? undefined : value.trim());
+const optionalCriterion = (check: z.ZodType<string, string>) => z.string().optional().transform(blankToUndefined).pipe(check.optional());
+const atMinute = (value: string) => value.slice(0, 16);
+
+/**
+ * GET /api/admin/sms-budget/held (the query) and POST /api/admin/sms-budget/discard (the
+ * body): which held SMS, by every criterion given (at least one of block, network,
+ * address or time): the number block, the client's network or address, and the minutes
+ * (Europe/Rome, both included) the leads came in; optionally only the untrusted ones.
+ */
+export const heldSmsCriteriaSchema = z
+  .object({
+    block: optionalCriterion(z.string().regex(/^\d{6}$/, { error: smsBudgetMessages.invalidBlock })),
+    network: optionalCriterion(z.string().refine(isClientNetwork, { error: smsBudgetMessages.invalidNetwork })),
+    address: optionalCriterion(z.string().refine(isIpAddress, { error: smsBudgetMessages.invalidAddress })),
+    from: optionalCriterion(z.string().regex(LOCAL_MINUTE, { error: smsBudgetMessages.invalidTime }).transform(atMinute)),
+    to: optionalCriterion(z.string().regex(LOCAL_MINUTE, { error: smsBudgetMessages.invalidTime }).transform(atMinute)),
+    untrustedOnly: z
+      .union([z.boolean(), z.enum(['true', 'false']).transform((value) => value === 'true')])
+      .default(false),
+  })
+  .refine((criteria) => [criteria.block, criteria.network, criteria.address, criteria.from, criteria.to].some(Boolean), {
+    error: smsBudgetMessages.noCriteria,
+    path: ['criteria'],
+  })
+  .refine((criteria) => !criteria.from || !criteria.to || criteria.from <= criteria.to, {
+    error: smsBudgetMessages.invalidRange,
+    path: ['to'],
+  });
+export type HeldSmsCriteriaInput = z.input<typeof heldSmsCriteriaSchema>;
+export type HeldSmsCriteriaQuery = z.output<typeof heldSmsCriteriaSchema>;
+
+/** GET /api/admin/sms-budget/held: how many held SMS the criteria match, and how many of them are trusted. */
+export const heldSmsCountSchema = z.object({ count: z.number(), trusted: z.number() });
+export type HeldSmsCount = z.infer<typeof heldSmsCountSchema>;
 
 /** Days of the overview's breakdowns by page and campaign (GET /api/admin/overview?days=). */
 export const OVERVIEW_PERIODS = ['1', '7', '30'] as const;

@@ -10,8 +10,9 @@ import { storedPath, storedReferrer } from '../analytics-urls';
 import { analyticsMessages as m } from '../messages';
 import { isSitePage } from '../page-paths';
 import { safeText } from '../text-rules';
-import { checkHeroVariant, heroVariantField, isVariantOfPage } from './hero-variant';
+import { serverAssignedVariant } from './hero-variant';
 import { sessionIdSchema } from './session-id';
+import { visitSessionField } from './visit-session';
 
 export { DEVICES, FORM_ACTIONS, FUNNEL_STEPS, MAX_EVENTS_PER_BATCH } from '../analytics-rules';
 
@@ -46,6 +47,10 @@ const landingPath = pagePath.transform((path) => (isSitePage(path) ? path : unde
 const common = {
   /** Random id made by the browser; optional on the single-event endpoints. */
   eventId: z.uuid({ error: m.invalidValue }).optional(),
+  /**
+   * The tab's session: its signed visit session's (the API puts that one in whatever this
+   * says), or without one an id the browser made, which counts in no experiment.
+   */
   sessionId: sessionIdSchema,
   /** When it happened in the browser; the server keeps its own time if this is implausible. */
   occurredAt: z.iso.datetime({ offset: true, error: m.invalidValue }).optional(),
@@ -61,11 +66,9 @@ export const pageViewSchema = z.object({
   device: z.enum(DEVICES, { error: m.invalidValue }).nullish(),
   browser: optionalText(limits.browser),
   os: optionalText(limits.os),
-  /** The hero variant shown, on a page under an A/B experiment (decision 041). */
-  heroVariant: heroVariantField,
+  /** The hero variant shown (decision 041): the one of the visit's signed session, set by the API. */
+  heroVariant: serverAssignedVariant,
 });
-/** A page view's variant must be one of its page's experiment. */
-const knownHeroVariant = checkHeroVariant<{ path: string; heroVariant: string | null }>((view) => view.path);
 
 export const conversionSchema = z.object({
   ...common,
@@ -79,13 +82,8 @@ export const conversionSchema = z.object({
       utm_campaign: optionalText(limits.utm),
       utm_term: optionalText(limits.utm),
       utm_content: optionalText(limits.utm),
-      /** The hero variant the landing showed, on a page under an A/B experiment (decision 041). */
-      hero_variant: heroVariantField,
-    })
-    .superRefine((metadata, ctx) => {
-      if (metadata.hero_variant && !isVariantOfPage(metadata.path, metadata.hero_variant)) {
-        ctx.addIssue({ code: 'custom', path: ['hero_variant'], message: m.heroVariant });
-      }
+      /** The hero variant the landing showed (decision 041): the one of the visit's signed session, set by the API. */
+      hero_variant: serverAssignedVariant,
     })
     .optional(),
 });
@@ -110,17 +108,24 @@ export const formInteractionSchema = z.object({
 export const ANALYTICS_EVENT_TYPES = ['page-view', 'conversion', 'section-view', 'form-interaction'] as const;
 export type AnalyticsEventType = (typeof ANALYTICS_EVENT_TYPES)[number];
 
+/**
+ * The visit's signed session (GET /api/analytics/session, decision 051), beside the events
+ * of a request: their session id and hero variants are then the ones it holds.
+ */
+const signedVisit = { visitSession: visitSessionField };
+
+/** The bodies of the single-event endpoints. */
 export const analyticsEventSchemas = {
-  'page-view': pageViewSchema.superRefine(knownHeroVariant),
-  conversion: conversionSchema,
-  'section-view': sectionViewSchema,
-  'form-interaction': formInteractionSchema,
+  'page-view': pageViewSchema.extend(signedVisit),
+  conversion: conversionSchema.extend(signedVisit),
+  'section-view': sectionViewSchema.extend(signedVisit),
+  'form-interaction': formInteractionSchema.extend(signedVisit),
 } as const;
 
 export const analyticsEventSchema = z.discriminatedUnion(
   'type',
   [
-    pageViewSchema.extend({ type: z.literal('page-view') }).superRefine(knownHeroVariant),
+    pageViewSchema.extend({ type: z.literal('page-view') }),
     conversionSchema.extend({ type: z.literal('conversion') }),
     sectionViewSchema.extend({ type: z.literal('section-view') }),
     formInteractionSchema.extend({ type: z.literal('form-interaction') }),
@@ -137,6 +142,7 @@ export const analyticsBatchSchema = z.object(
       .array(analyticsEventSchema, { error: m.invalidValue })
       .min(1, { error: m.invalidValue })
       .max(MAX_EVENTS_PER_BATCH, { error: m.tooManyEvents }),
+    ...signedVisit,
   },
   { error: m.invalidValue },
 );

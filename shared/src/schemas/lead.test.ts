@@ -91,6 +91,7 @@ describe('ebook request schema', () => {
       firstTouch: { ...emptyTouch(), utmSource: DEFAULT_UTM_SOURCE, utmMedium: 'cpc' },
       landingPath: null,
       heroVariant: null,
+      visitSession: null,
       // No cookie choice named: the lead keeps no click id (decision 049).
       cookieConsentSessionId: null,
     });
@@ -120,16 +121,15 @@ describe('ebook request schema', () => {
     });
   });
 
-  it("keeps a hero variant only of the landing page's experiment", () => {
+  it('takes no hero variant from the request, and never refuses a lead for its visit session (decision 051)', () => {
     const experiment = HERO_EXPERIMENTS[0]!;
-    const variant = experiment.variants[1]!.id;
-    expect(ebookRequestSchema.parse({ ...valid, landingPath: experiment.path, heroVariant: variant }).heroVariant).toBe(variant);
-    expect(fieldErrors(ebookRequestSchema, { ...valid, landingPath: experiment.path, heroVariant: 'zz' })).toEqual({
-      heroVariant: [validationMessages.heroVariant],
-    });
-    expect(fieldErrors(ebookRequestSchema, { ...valid, landingPath: '/oro-svizzera', heroVariant: variant })).toEqual({
-      heroVariant: [validationMessages.heroVariant],
-    });
+    for (const heroVariant of [experiment.variants[1]!.id, 'zz', { a: 1 }, 'b'.repeat(5000)]) {
+      expect(ebookRequestSchema.parse({ ...valid, landingPath: experiment.path, heroVariant }).heroVariant).toBeNull();
+    }
+    expect(ebookRequestSchema.parse({ ...valid, visitSession: 'payload.signature' }).visitSession).toBe('payload.signature');
+    for (const visitSession of [42, '', 'x'.repeat(1001), null]) {
+      expect(ebookRequestSchema.parse({ ...valid, visitSession }).visitSession).toBeNull();
+    }
   });
 
   it('takes the first and last touch, and refuses campaign values that break their rule', () => {

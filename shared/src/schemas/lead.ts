@@ -5,8 +5,9 @@ import { validationMessages as m } from '../messages';
 import { parseMobileNumber } from '../phone/mobile-number';
 import { safeText } from '../text-rules';
 import { touchSchema, touchShape } from './attribution';
-import { checkHeroVariant, heroVariantField } from './hero-variant';
+import { serverAssignedVariant } from './hero-variant';
 import { sessionIdSchema } from './session-id';
+import { visitSessionField } from './visit-session';
 
 const personName = (message: string) =>
   safeText(message)
@@ -77,8 +78,13 @@ export const ebookRequestSchema = leadFormSchema
       .max(300, { error: m.text })
       .nullish()
       .transform((value) => (value && value.startsWith('/') ? value : null)),
-    /** The hero variant shown, when the page is under an A/B experiment (decision 041). */
-    heroVariant: heroVariantField,
+    /**
+     * The hero variant shown, when the page is under an A/B experiment (decision 041): set by
+     * the API from the visit's signed session, or as its request is served (decision 051).
+     */
+    heroVariant: serverAssignedVariant,
+    /** The visit's signed session (GET /api/analytics/session), when the page has one. */
+    visitSession: visitSessionField,
     /**
      * The session id of the visitor's cookie choice (POST /api/cookie-consent), when one was
      * made: the API keeps the click ids, and records the ad consent as granted, only when its
@@ -86,7 +92,6 @@ export const ebookRequestSchema = leadFormSchema
      */
     cookieConsentSessionId: sessionIdSchema.nullish().transform((value) => value ?? null),
   })
-  .superRefine(checkHeroVariant((request) => request.landingPath))
   .transform(({ telefono, marketingConsent, firstTouch, ...rest }) => {
     const lastTouch = withDefaultUtmSource(pickTouch(rest));
     return {

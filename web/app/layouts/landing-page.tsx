@@ -9,7 +9,10 @@ import { RiskDisclaimer } from './risk-disclaimer';
 export interface LandingPageProps {
   content: LandingContent;
   landingPath: string;
-  /** The hero variant of the page's A/B experiment, if it has one (decision 041). */
+  /**
+   * The hero variant of the page's A/B experiment, if it has one (decision 041), named on the
+   * hero for tests and support: the API counts the visit's own (decision 051).
+   */
   heroVariant?: string | null;
   variant: 'newer' | 'older';
   ebookType?: EbookType;
@@ -50,7 +53,6 @@ export function LandingPage({ content, landingPath, heroVariant, variant, ebookT
               variant={variant}
               {...(ebookType ? { ebookType } : {})}
               landingPath={landingPath}
-              {...(heroVariant ? { heroVariant } : {})}
               title={form.title}
               subtitle={form.subtitle}
               submitLabel={form.submitLabel}

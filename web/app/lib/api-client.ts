@@ -24,13 +24,13 @@ export class ApiError extends Error {
   }
 }
 
-export async function apiRequest(method: string, url: string, data?: unknown): Promise<Response> {
+export async function apiRequest(method: string, url: string, data?: unknown, headers: Record<string, string> = {}): Promise<Response> {
   const response = await fetch(url, {
     method,
     credentials: 'include',
     ...(data === undefined
-      ? {}
-      : { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(data) }),
+      ? { headers }
+      : { headers: { ...headers, 'Content-Type': 'application/json' }, body: JSON.stringify(data) }),
   });
   if (!response.ok) {
     const text = (await response.text()) || response.statusText;
@@ -41,6 +41,6 @@ export async function apiRequest(method: string, url: string, data?: unknown): P
 }
 
 /** Default data query: GET the URL, parse JSON. */
-export async function getJson<T>(url: string): Promise<T> {
-  return (await (await apiRequest('GET', url)).json()) as T;
+export async function getJson<T>(url: string, headers?: Record<string, string>): Promise<T> {
+  return (await (await apiRequest('GET', url, undefined, headers)).json()) as T;
 }

@@ -33,6 +33,9 @@ beforeAll(async () => {
       SMS_BUDGET_GLOBAL_PER_DAY: '9',
       SMS_BUDGET_BLOCK_PER_HOUR: '2',
       SMS_BUDGET_BLOCK_PER_DAY: '3',
+      // The fixture's leads are untrusted; these tests count whole budgets, the share kept
+      // for trusted leads is sms-budget-clients.test.ts's.
+      SMS_BUDGET_TRUSTED_SHARE_PERCENT: '0',
     },
     { now },
   );

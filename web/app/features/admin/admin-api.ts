@@ -2,6 +2,7 @@ import { useMutation, useQuery, type QueryClient, type QueryFunctionContext, typ
 import type { AdminSession } from '@guida/shared/schemas/admin';
 import { toast } from '../../components/ui/toast-store';
 import { ApiError, getJson } from '../../lib/api-client';
+import { activityHeaders } from './user-activity';
 
 /**
  * What every admin tab uses to talk to the API; each tab's own requests live in its folder.
@@ -11,6 +12,8 @@ import { ApiError, getJson } from '../../lib/api-client';
 
 export const ADMIN_API = '/api/admin/';
 export const ADMIN_SESSION_URL = '/api/admin/session';
+/** Set when a signed-in session ends by itself (idle, expired, signed out elsewhere): the login page says so. */
+export const SESSION_ENDED_KEY = ['admin-session-ended'] as const;
 
 // Admin figures change all the time: when a tab is shown again after this long, refetch.
 export const FRESH_MS = 30_000;
@@ -41,14 +44,23 @@ export const isForbidden = (error: unknown) => error instanceof ApiError && erro
  */
 function recheckSessionAfter(error: unknown, client: QueryClient) {
   if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
+    if (error.status === 401) markSessionEnded(client);
     void client.invalidateQueries({ queryKey: [ADMIN_SESSION_URL] });
   }
 }
 
+/** A 401 while a session was cached: it ended by itself, which the login page will tell. */
+export function markSessionEnded(client: QueryClient) {
+  if (client.getQueryData([ADMIN_SESSION_URL])) client.setQueryData(SESSION_ENDED_KEY, true);
+}
+
+/** An admin GET; marked as background unless the admin did something since the last request. */
+export const adminGetJson = <T>(url: string) => getJson<T>(url, activityHeaders());
+
 /** The query function of the admin's GETs: the query key is the URL. */
 async function adminGet<T>({ queryKey, client }: QueryFunctionContext): Promise<T> {
   try {
-    return await getJson<T>(String(queryKey[0]));
+    return await adminGetJson<T>(String(queryKey[0]));
   } catch (error) {
     recheckSessionAfter(error, client);
     throw error;
@@ -66,6 +78,8 @@ export function useAdminQuery<T>(url: string, options: Omit<UseQueryOptions<T>, 
  */
 export async function adminPost<T = { message: string }>(client: QueryClient, url: string, body?: unknown): Promise<T | null> {
   const session = client.getQueryData<AdminSession | null>([ADMIN_SESSION_URL]);
+  // A write is something the admin did: it renews the session whatever came before.
+  activityHeaders();
   const headers: Record<string, string> = {};
   if (session) headers['X-CSRF-Token'] = session.csrfToken;
   if (body !== undefined) headers['Content-Type'] = 'application/json';

@@ -1,5 +1,5 @@
 import { Tabs } from 'radix-ui';
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { Navigate } from 'react-router';
 import { Spinner } from '../../components/ui/spinner';
 import { isForbidden } from './admin-api';
@@ -11,11 +11,13 @@ import { LeadsTab } from './leads/leads-tab';
 import { OverviewTab } from './overview/overview-tab';
 import { QueuesTab } from './queues/queues-tab';
 import { FunnelTab } from './reports/funnel-tab';
+import { SecurityTab } from './security/security-tab';
 import { useAdminSession, useLogout } from './session/session-queries';
 import { SmsBudgetAlert } from './sms-budget/sms-budget-alert';
 import { FOCUS_RING } from './ui/admin-ui';
 import { ErrorNotice } from './ui/query-state';
 import { useUrlValues } from './ui/url-values';
+import { trackUserActivity } from './user-activity';
 
 const TABS = [
   { value: 'panoramica', label: 'Panoramica', Panel: OverviewTab },
@@ -24,13 +26,19 @@ const TABS = [
   { value: 'funnel', label: 'Funnel', Panel: FunnelTab },
   { value: 'esperimenti', label: 'Esperimenti A/B', Panel: ExperimentsTab },
   { value: 'consensi', label: 'Consensi e richieste', Panel: ConsentsTab },
+  { value: 'sicurezza', label: 'Sicurezza', Panel: SecurityTab },
 ] as const;
 const DEFAULT_TAB = 'panoramica';
 const TAB_PARAM = ['tab'] as const;
 
-/** The dashboard behind its guard: signed-out visitors go to the login, non-admins are stopped. */
+/**
+ * The dashboard behind its guard: signed-out visitors go to the login (which says so when
+ * a session ended by itself), non-admins are stopped.
+ */
 export function AdminShell() {
   const session = useAdminSession();
+  // What the admin does, so that only their own requests keep the session open (user-activity.ts).
+  useEffect(trackUserActivity, []);
   if (session.isPending) {
     return (
       <Centered>

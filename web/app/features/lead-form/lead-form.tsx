@@ -13,7 +13,7 @@ import { useLoadOnFirstFocus } from '../../lib/load-on-first-focus';
 import { ChallengeSlot, useChallengedSubmission } from '../challenge';
 import { trackGaEvent, useCookieConsent } from '../consent';
 import { useSiteSettings } from '../site-settings';
-import { useFormTracking, visitAttribution } from '../tracking';
+import { useFormTracking, visitAttribution, visitSessionToken } from '../tracking';
 
 /** What the fields hold: the consents are plain checkboxes (false until ticked). */
 type Values = Omit<LeadFormValues, 'gdprConsent' | 'marketingConsent'> & { gdprConsent: boolean; marketingConsent: boolean };
@@ -29,8 +29,6 @@ export interface LeadFormProps {
   variant: 'newer' | 'older';
   ebookType?: EbookType;
   landingPath: string;
-  /** The hero variant the visitor was shown, sent with the lead (decision 041). */
-  heroVariant?: string;
   title: string;
   subtitle: string;
   submitLabel: string;
@@ -95,7 +93,6 @@ function GuideForm({
   variant,
   ebookType,
   landingPath,
-  heroVariant,
   title,
   subtitle,
   submitLabel,
@@ -103,7 +100,7 @@ function GuideForm({
 }: LeadFormProps & { onOfferEnded: (text: string) => void }) {
   const navigate = useNavigate();
   const formRef = useRef<HTMLFormElement>(null);
-  const tracking = useFormTracking(formRef, landingPath, heroVariant);
+  const tracking = useFormTracking(formRef, landingPath);
   // The API checks the choice recorded under this id, and keeps click ids only if it accepts marketing.
   const { flags, sessionId } = useCookieConsent();
   useLoadOnFirstFocus(formRef, loadSchema);
@@ -142,6 +139,8 @@ function GuideForm({
   const onValid = (values: Parsed, event?: React.BaseSyntheticEvent) => {
     const form = event?.target as HTMLFormElement | undefined;
     const honeypot = (form?.elements.namedItem(HONEYPOT_FIELD) as HTMLInputElement | null)?.value ?? '';
+    // The visit's signed session: the API counts the lead in its hero variant (decision 051).
+    const visitSession = visitSessionToken();
     const personal = {
       nome: values.nome,
       cognome: values.cognome,
@@ -150,7 +149,7 @@ function GuideForm({
       gdprConsent: true as const,
       marketingConsent: values.marketingConsent === true,
       landingPath,
-      ...(heroVariant ? { heroVariant } : {}),
+      ...(visitSession ? { visitSession } : {}),
       [HONEYPOT_FIELD]: honeypot,
       ...campaign(sessionId !== null && flags.marketing),
       ...(sessionId ? { cookieConsentSessionId: sessionId } : {}),
@@ -184,7 +183,6 @@ function GuideForm({
         <p className="mt-1 text-sm text-slate-700">{subtitle}</p>
       </div>
       <input type="hidden" name="landingPath" value={landingPath} />
-      {heroVariant ? <input type="hidden" name="heroVariant" value={heroVariant} /> : null}
       {variant === 'newer' && ebookType ? (
         <>
           <input type="hidden" name="ebookType" value={ebookType} />

@@ -1,4 +1,5 @@
 import type { AnalyticsEventInput } from '@guida/shared/schemas/analytics';
+import type { VisitSessionAnswer } from '@guida/shared/schemas/visit-session';
 import { ANALYTICS_TEXT_LIMITS, MAX_EVENTS_PER_BATCH } from '@guida/shared/analytics-rules';
 import { isSessionId } from '@guida/shared/session-id';
 import { whenIdle } from '../../lib/after-hydration';
@@ -7,16 +8,27 @@ import { randomId } from '../../lib/random-id';
 /**
  * First-party analytics: events are queued and sent in batches (every few seconds, and
  * with sendBeacon when the page is hidden), each with its own id so a retried batch is
- * stored once. Failures are only logged: tracking never disturbs the visitor.
+ * stored once, under the tab's signed visit session (decision 051). Failures are only
+ * logged: tracking never disturbs the visitor.
  */
+const VISIT_KEY = 'guida-visit';
+/** The id of a tab's events sent without a visit session (it failed, or the page was left first). */
 const SESSION_KEY = 'guida-analytics-session';
 const FLUSH_AFTER_MS = 3000;
 const FLUSH_AT_EVENTS = 20;
 
-type Untracked<T> = T extends unknown ? Omit<T, 'sessionId' | 'eventId' | 'occurredAt'> : never;
+type Untracked<T> = T extends unknown ? Omit<T, 'sessionId' | 'eventId' | 'occurredAt' | 'visitSession'> : never;
 export type TrackedEvent = Untracked<AnalyticsEventInput>;
+type QueuedEvent = Omit<AnalyticsEventInput, 'sessionId'>;
 
-let queue: AnalyticsEventInput[] = [];
+/** The tab's visit session as kept: when it expires by this browser's clock. */
+export interface VisitSession {
+  sessionId: string;
+  token: string;
+  expiresAt: number;
+}
+
+let queue: QueuedEvent[] = [];
 let pageStartedAt = Date.now();
 let timer: ReturnType<typeof setTimeout> | undefined;
 let listening = false;
@@ -52,8 +64,53 @@ export function whenIdleOrLeaving(callback: () => void): () => void {
   };
 }
 
-/** The tab's analytics session, kept in sessionStorage and reused for the whole session. */
-export function analyticsSessionId(): string {
+/**
+ * The visit session the API issued this tab, while it holds: kept in sessionStorage (gone
+ * with the tab, like the session id it replaces), and checked again when read back.
+ */
+let visit: VisitSession | null | undefined;
+/** Whether asking for one failed: batches then go without it instead of waiting. */
+let visitFailed = false;
+let flushWhenVisit = false;
+
+export function currentVisit(): VisitSession | undefined {
+  if (visit === undefined) {
+    try {
+      const stored = JSON.parse(sessionStorage.getItem(VISIT_KEY) ?? 'null') as Partial<VisitSession> | null;
+      visit =
+        isSessionId(stored?.sessionId) && typeof stored.token === 'string' && typeof stored.expiresAt === 'number'
+          ? { sessionId: stored.sessionId, token: stored.token, expiresAt: stored.expiresAt }
+          : null;
+    } catch {
+      visit = null;
+    }
+  }
+  return visit && visit.expiresAt > Date.now() ? visit : undefined;
+}
+
+/** The API's answer as kept: its lifetime counted on this browser's clock from now. */
+export const visitOf = ({ sessionId, token, expiresIn }: VisitSessionAnswer): VisitSession => ({
+  sessionId,
+  token,
+  expiresAt: Date.now() + expiresIn * 1000,
+});
+
+/** A new visit session for the tab (null: asking for one failed); held batches go out. */
+export function setVisit(next: VisitSession | null) {
+  visitFailed = next === null;
+  if (next) {
+    visit = next;
+    try {
+      sessionStorage.setItem(VISIT_KEY, JSON.stringify(next));
+    } catch {
+      // Storage refused (private mode, quota): the session lives for this page only.
+    }
+  }
+  if (flushWhenVisit) flush();
+}
+
+/** The id of events sent without a visit session, kept in sessionStorage for the tab. */
+function analyticsSessionId(): string {
   try {
     const existing = sessionStorage.getItem(SESSION_KEY);
     if (isSessionId(existing)) return existing;
@@ -86,10 +143,15 @@ export function secondsOnPage() {
 export function flush(onPageHide = false) {
   clearTimeout(timer);
   timer = undefined;
+  const signed = currentVisit();
+  // Until the visit session arrives (the page is left before that: without it).
+  flushWhenVisit = !signed && !visitFailed && !onPageHide;
+  if (flushWhenVisit) return;
+  const sessionId = signed?.sessionId ?? analyticsSessionId();
   while (queue.length > 0) {
-    const events = queue.slice(0, MAX_EVENTS_PER_BATCH);
+    const events = queue.slice(0, MAX_EVENTS_PER_BATCH).map((event) => ({ ...event, sessionId }));
     queue = queue.slice(MAX_EVENTS_PER_BATCH);
-    const body = JSON.stringify({ events });
+    const body = JSON.stringify({ events, ...(signed ? { visitSession: signed.token } : {}) });
     if (onPageHide && navigator.sendBeacon?.('/api/analytics/batch', new Blob([body], { type: 'application/json' }))) {
       continue;
     }
@@ -139,10 +201,9 @@ export function track(event: TrackedEvent) {
   listenForPageHide();
   queue.push({
     ...withinLimits(event),
-    sessionId: analyticsSessionId(),
     eventId: uuid(),
     occurredAt: new Date().toISOString(),
-  } as AnalyticsEventInput);
+  } as QueuedEvent);
   if (queue.length >= FLUSH_AT_EVENTS) flush();
   else timer ??= setTimeout(() => flush(), FLUSH_AFTER_MS);
 }

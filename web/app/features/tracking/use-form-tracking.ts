@@ -9,9 +9,10 @@ export const lastFocusedField = () => focusedField;
 /**
  * The funnel of one form: landing, form_view (at least 30 % visible), form_start (focus on
  * nome), then submit and outcome, with the matching form actions. The landing carries the
- * visit's campaign and the hero variant shown, which split the admin's funnel.
+ * visit's campaign, which splits the admin's funnel with the hero variant the API adds
+ * from the tab's signed visit session (decision 051).
  */
-export function useFormTracking(form: RefObject<HTMLFormElement | null>, landingPath: string, heroVariant?: string) {
+export function useFormTracking(form: RefObject<HTMLFormElement | null>, landingPath: string) {
   useEffect(() => {
     const element = form.current;
     if (!element) return;
@@ -19,7 +20,6 @@ export function useFormTracking(form: RefObject<HTMLFormElement | null>, landing
       path: landingPath,
       referrer: document.referrer ? withoutQuery(document.referrer) : null,
       ...campaignMetadata(),
-      hero_variant: heroVariant ?? null,
     };
     // The landing and the form's visibility are recorded once the page is idle, or at
     // the first focus or the exit if that comes sooner, so the funnel keeps its order.
@@ -68,7 +68,7 @@ export function useFormTracking(form: RefObject<HTMLFormElement | null>, landing
       element.removeEventListener('focusin', onFocus);
       element.removeEventListener('input', onInput);
     };
-  }, [form, landingPath, heroVariant]);
+  }, [form, landingPath]);
 
   return {
     /** Every press of the submit button, valid or not. */

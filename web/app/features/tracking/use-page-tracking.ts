@@ -1,6 +1,5 @@
 import { useEffect, useRef } from 'react';
 import { useLocation } from 'react-router';
-import { HERO_VARIANT_ATTRIBUTE } from '@guida/shared/experiments';
 import { whenIdle } from '../../lib/after-hydration';
 import { onPageHide, secondsOnPage, startPage, track, whenIdleOrLeaving, withoutQuery } from './tracker';
 import { lastFocusedField } from './use-form-tracking';
@@ -27,11 +26,8 @@ export function usePageTracking(enabled: boolean) {
     const path = location.pathname;
     const referrer = previousUrl.current ?? (document.referrer ? withoutQuery(document.referrer) : null);
     previousUrl.current = `${window.location.origin}${path}`;
-    // The hero variant the API served (decision 041), read now: the page is rendered.
-    const heroVariant = document.querySelector(`[${HERO_VARIANT_ATTRIBUTE}]`)?.getAttribute(HERO_VARIANT_ATTRIBUTE);
-    whenIdleOrLeaving(() =>
-      track({ type: 'page-view', path, referrer, ...(heroVariant ? { heroVariant } : {}), ...visitorEnvironment() }),
-    );
+    // No hero variant: the API counts the one of the tab's signed visit session (decision 051).
+    whenIdleOrLeaving(() => track({ type: 'page-view', path, referrer, ...visitorEnvironment() }));
   }, [location.pathname, enabled]);
 
   useEffect(() => {

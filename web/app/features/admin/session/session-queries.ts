@@ -1,19 +1,28 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, type QueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { AdminSession, adminLoginSchema } from '@guida/shared/schemas/admin';
+import type {
+  AdminLoginAnswer,
+  AdminSession,
+  adminLoginSchema,
+  adminSecondFactorSchema,
+  adminTotpSchema,
+} from '@guida/shared/schemas/admin';
 import { toast } from '../../../components/ui/toast-store';
-import { ApiError, apiRequest, getJson } from '../../../lib/api-client';
-import { ADMIN_API, ADMIN_SESSION_URL, adminPost, errorMessage } from '../admin-api';
+import { ApiError, apiRequest } from '../../../lib/api-client';
+import { ADMIN_API, ADMIN_SESSION_URL, SESSION_ENDED_KEY, adminGetJson, adminPost, errorMessage, markSessionEnded } from '../admin-api';
 
 /** The signed-in admin, null when nobody is signed in; a 403 error when not an admin. */
 export function useAdminSession() {
   return useQuery<AdminSession | null>({
     queryKey: [ADMIN_SESSION_URL],
-    queryFn: async () => {
+    queryFn: async ({ client }) => {
       try {
-        return await getJson<AdminSession>(ADMIN_SESSION_URL);
+        return await adminGetJson<AdminSession>(ADMIN_SESSION_URL);
       } catch (error) {
-        if (error instanceof ApiError && error.status === 401) return null;
+        if (error instanceof ApiError && error.status === 401) {
+          markSessionEnded(client);
+          return null;
+        }
         throw error;
       }
     },
@@ -22,12 +31,35 @@ export function useAdminSession() {
   });
 }
 
-/** Signs in; the cached session then takes the login page on to the dashboard, and spares it a request. */
+/** Whether the last session ended by itself (idle, expired): read once, when the login page opens. */
+export const sessionEndedOf = (client: QueryClient) => client.getQueryData<boolean>(SESSION_ENDED_KEY) === true;
+
+const post = async (path: string, body: unknown) => (await (await apiRequest('POST', `${ADMIN_API}${path}`, body)).json()) as AdminLoginAnswer;
+
+/** Signed in: the session cached, which takes the login page on to the dashboard. */
+export function enterDashboard(client: QueryClient, session: AdminSession) {
+  client.setQueryData(SESSION_ENDED_KEY, false);
+  client.setQueryData([ADMIN_SESSION_URL], session);
+}
+
+/** The login's first step: the password. The answer says what comes next. */
 export function useLogin() {
   return useMutation({
-    mutationFn: async (credentials: z.output<typeof adminLoginSchema>) =>
-      (await (await apiRequest('POST', `${ADMIN_API}login`, credentials)).json()) as AdminSession,
-    onSuccess: (signedIn, _credentials, _result, { client }) => client.setQueryData([ADMIN_SESSION_URL], signedIn),
+    mutationFn: (credentials: z.output<typeof adminLoginSchema>) => post('login', credentials),
+  });
+}
+
+/** The login's second step: a code of the app or a recovery code. */
+export function useSecondFactor() {
+  return useMutation({
+    mutationFn: (answer: z.output<typeof adminSecondFactorSchema>) => post('login/second-factor', answer),
+  });
+}
+
+/** The first login's enrolment, confirmed by a first code of the app. */
+export function useEnrolment() {
+  return useMutation({
+    mutationFn: (answer: z.output<typeof adminTotpSchema>) => post('login/enrolment', answer),
   });
 }
 

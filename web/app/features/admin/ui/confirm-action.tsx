@@ -3,19 +3,24 @@ import { useAdminPost } from '../admin-api';
 
 /**
  * An admin action with a confirmation step; focus moves to "Conferma" and back to the
- * action button once the step closes. `refreshes` names the answers the action changes.
+ * action button once the step closes. `refreshes` names the answers the action changes;
+ * `body` is posted as JSON, and `onDone` runs once the action succeeded.
  */
 export function ConfirmAction({
   label,
   question,
   url,
+  body,
   refreshes,
+  onDone,
   danger = false,
 }: {
   label: string;
   question: string;
   url: string;
+  body?: Record<string, unknown>;
   refreshes: (queryUrl: string) => boolean;
+  onDone?: () => void;
   danger?: boolean;
 }) {
   const action = useAdminPost(refreshes);
@@ -57,7 +62,7 @@ export function ConfirmAction({
               type="button"
               className="btn-primary"
               onClick={() => {
-                action.mutate({ url });
+                action.mutate(body === undefined ? { url } : { url, body }, onDone ? { onSuccess: onDone } : undefined);
                 close();
               }}
             >
