@@ -9,7 +9,7 @@ import { securityHeaders } from './http/security-headers';
 import { guideRouter } from './guide/guide.routes';
 import { healthRouter } from './health/health.routes';
 import { leadsRouter } from './leads/leads.routes';
-import { metricsRouter } from './metrics';
+import { httpMetrics, metricsRouter } from './metrics';
 import { smsStatusRouter } from './sms-status/sms-status.routes';
 import { analyticsRouter } from './analytics/analytics.routes';
 import { liveStatsRouter } from './analytics/live-stats.routes';
@@ -33,6 +33,7 @@ export function createApp(deps: ApiDeps) {
   namePageProvider(app, providerIdentityOf(deps.config));
 
   app.use(requestLogging(deps.logger));
+  app.use(httpMetrics(deps.metrics));
   app.use(
     securityHeaders({
       production: deps.config.NODE_ENV === 'production',

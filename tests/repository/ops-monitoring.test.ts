@@ -25,13 +25,16 @@ interface AlertRule {
   annotations?: { summary?: string };
 }
 
+/** The product's own metrics (not Node's process_* and nodejs_*). */
+const OWN_METRIC = /^(guida|http)_/;
+
 function registeredMetrics() {
   const worker = createWorkerMetrics();
   // Only registers the gauges: their sources are read when a scrape collects them, never here.
   worker.readAtScrapeTime({} as never);
   const metrics = [...createApiMetrics().registry.getMetricsAsArray(), ...worker.registry.getMetricsAsArray()];
   return new Map(
-    metrics.filter((metric) => metric.name.startsWith('guida_')).map((metric) => [metric.name, String(metric.type)]),
+    metrics.filter((metric) => OWN_METRIC.test(metric.name)).map((metric) => [metric.name, String(metric.type)]),
   );
 }
 
@@ -39,7 +42,7 @@ const registered = registeredMetrics();
 
 /** The metrics an expression reads, a histogram's series (_bucket, _sum, _count) by the histogram's name. */
 function metricsIn(expr: string) {
-  return [...expr.matchAll(/\bguida_[a-z0-9_]+/g)].map(([name]) => {
+  return [...expr.matchAll(/\b(?:guida|http)_[a-z0-9_]+/g)].map(([name]) => {
     const histogram = /^(.*)_(bucket|sum|count)$/.exec(name)?.[1];
     return histogram && registered.get(histogram) === 'histogram' ? histogram : name;
   });

@@ -3,6 +3,8 @@ import { SMS_DELIVERED } from '@guida/shared/deliveries/delivery-statuses';
 import { SMS_LATENCY_BUCKETS } from '@guida/shared/server/metrics-access';
 import { shareMetricsWithClusterPrimary } from './cluster-metrics';
 
+const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
 /**
  * What an API process counts. Each process counts its own; with WEB_CONCURRENCY > 1 a
  * scrape reads the sum over the processes of the machine (cluster-metrics.ts, decision 036).
@@ -37,8 +39,28 @@ export function createApiMetrics() {
     registers,
   });
 
+  const requestDuration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Seconds from a request arriving to its answer sent, by method, route template and status class.',
+    labelNames: ['method', 'route', 'status_class'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers,
+  });
+  const serverErrors = new Counter({
+    name: 'http_server_errors_total',
+    help: 'Requests answered with a 5xx, by method and route template.',
+    labelNames: ['method', 'route'] as const,
+    registers,
+  });
+
   return {
     registry,
+    requestFinished(method: string, route: string, status: number, seconds: number) {
+      // Unknown methods would make a label per attacker's choice.
+      const knownMethod = KNOWN_METHODS.has(method) ? method : 'OTHER';
+      requestDuration.observe({ method: knownMethod, route, status_class: `${Math.floor(status / 100)}xx` }, seconds);
+      if (status >= 500) serverErrors.inc({ method: knownMethod, route });
+    },
     /** The text a scrape gets: this process's metrics, or the machine's under a supervisor. */
     read: shareMetricsWithClusterPrimary(registry),
     leadAccepted: () => leadsAccepted.inc(),
