@@ -40,7 +40,7 @@ export async function buildServer() {
     platform: 'node',
     format: 'esm',
     // The oldest Node the bundles still run on (engines: 20 and 24, decision 037).
-    target: 'node20',
+    target: 'node24',
     sourcemap: true,
     logLevel: 'warning',
     metafile: true,

@@ -9,7 +9,10 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureDependencies } from './lib/dependencies.mjs';
+import { runOnLts } from './lib/node-runtime.mjs';
 import { exitWith, log, ROOT } from './lib/output.mjs';
+
+await runOnLts(import.meta.url);
 
 const DEFAULT_DEV_API_PORT = '3001';
 

@@ -7,7 +7,10 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ensureDependencies } from './lib/dependencies.mjs';
+import { runOnLts } from './lib/node-runtime.mjs';
 import { exitWith, log, ROOT } from './lib/output.mjs';
+
+await runOnLts(import.meta.url);
 
 /** @type {import('node:child_process').ChildProcess[]} */
 const children = [];

@@ -10,6 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { ensureChromium, ensureDebianPackage, PGBOUNCER } from './lib/debian-packages.mjs';
 import { ensureDependencies } from './lib/dependencies.mjs';
+import { runOnLts } from './lib/node-runtime.mjs';
 import { exitWith, log, ROOT } from './lib/output.mjs';
 import { prepareTestServices } from './lib/test-services.mjs';
 
@@ -19,6 +20,8 @@ function step(title, bin, args, cwd = ROOT) {
   const result = spawnSync(join(ROOT, 'node_modules', '.bin', bin), args, { cwd, stdio: 'inherit' });
   if (result.status !== 0) throw new Error(`${title} failed`);
 }
+
+await runOnLts(import.meta.url);
 
 try {
   ensureDependencies();
