@@ -80,7 +80,7 @@ const trustProxyEnv = z
 /**
  * Behind a platform's router every visitor would share the router's address (one rate-limit
  * bucket for everybody) unless the proxy in front is named; a production deployment must
- * say which one it has (README, "Behind a proxy").
+ * say which one it has (docs/ops/proxy.md).
  */
 function requireTrustProxyInProduction(
   value: { NODE_ENV: string; TRUST_PROXY?: unknown; BEHIND_LOCAL_PROXY: boolean },

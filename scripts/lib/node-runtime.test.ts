@@ -21,7 +21,7 @@ describe('the pinned Node.js runtimes', () => {
     const root = join(import.meta.dirname, '..', '..');
     const lts = NODE_RUNTIMES.lts.version.split('.')[0];
     expect(readFileSync(join(root, 'Dockerfile'), 'utf8')).toMatch(new RegExp(`FROM node:${lts}-`));
-    expect(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).engines.node).toBe(`>=${lts}`);
+    expect(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).engines.node).toBe(`^${lts}`);
     expect(readdirSync(join(root, 'scripts'))).toContain('test-node-next.mjs');
   });
 });
