@@ -30,13 +30,16 @@ function sourceFiles(folder: string, deep: boolean): string[] {
 /** `process.env.NAME` and `process.env['NAME']`, read (an assignment alone is not a read). */
 const ENV_READ = /process\.env(?:\.([A-Z][A-Z0-9_]*)(?![\w$])|\[\s*['"]([A-Z][A-Z0-9_]*)['"]\s*\])(?!\s*=[^=])/g;
 
+/** The operating system's own, which scripts pass on (PATH to a fetched Node), not settings. */
+const SYSTEM_VARIABLES = new Set(['PATH']);
+
 function variablesReadInCode(): Map<string, string> {
   const readers = new Map<string, string>();
   const files = new Set(SCANNED.flatMap((folder) => sourceFiles(folder, folder !== 'web')));
   for (const file of files) {
     for (const match of readFileSync(join(ROOT, file), 'utf8').matchAll(ENV_READ)) {
       const name = (match[1] ?? match[2])!;
-      if (!readers.has(name)) readers.set(name, file);
+      if (!readers.has(name) && !SYSTEM_VARIABLES.has(name)) readers.set(name, file);
     }
   }
   return readers;

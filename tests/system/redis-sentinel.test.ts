@@ -35,13 +35,6 @@ beforeAll(async () => {
     REDIS_SENTINEL_NAME: SENTINEL_MASTER_NAME,
     // One test address sends every lead.
     LEAD_RATE_LIMIT_PER_IP: '1000',
-    // …to numbers of one block: the SMS budgets per address, network and block would hold most.
-    SMS_BUDGET_ADDRESS_PER_HOUR: '1000',
-    SMS_BUDGET_ADDRESS_PER_DAY: '1000',
-    SMS_BUDGET_NETWORK_PER_HOUR: '1000',
-    SMS_BUDGET_NETWORK_PER_DAY: '1000',
-    SMS_BUDGET_BLOCK_PER_HOUR: '1000',
-    SMS_BUDGET_BLOCK_PER_DAY: '1000',
     ...twilio.env,
   };
   baseUrl = env.PUBLIC_BASE_URL;
