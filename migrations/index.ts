@@ -26,6 +26,7 @@ import * as marketingWithdrawalAndSuppression from './20261201140000_marketing_w
 import * as leadAdConsent from './20261202090000_lead_ad_consent';
 import * as smsTrustAndClientBudgets from './20261204090000_sms_trust_and_client_budgets';
 import * as adminSecondFactor from './20261204120000_admin_second_factor';
+import * as workerHeartbeats from './20261205090000_worker_heartbeats';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -56,6 +57,7 @@ const migrations: Record<string, Migration> = {
   '20261202090000_lead_ad_consent': leadAdConsent,
   '20261204090000_sms_trust_and_client_budgets': smsTrustAndClientBudgets,
   '20261204120000_admin_second_factor': adminSecondFactor,
+  '20261205090000_worker_heartbeats': workerHeartbeats,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

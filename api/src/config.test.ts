@@ -159,6 +159,20 @@ describe('API configuration', () => {
     });
   });
 
+  it('reads the alert channels and the no-worker threshold, which it sends itself (decision 058)', () => {
+    const defaults = parseEnv(apiEnvSchema, base);
+    expect(defaults.WORKER_HEARTBEAT_ALERT_MINUTES).toBe(3);
+    expect(defaults.ALERT_EMAIL_TO).toBeUndefined();
+    expect(parseEnv(apiEnvSchema, { ...base, ALERT_EMAIL_TO: 'ops@example.it, io@example.it' }).ALERT_EMAIL_TO).toEqual([
+      'ops@example.it',
+      'io@example.it',
+    ]);
+    expect(problems({ ...base, ALERT_WEBHOOK_URL: 'https://hooks.example.it/a', WORKER_HEARTBEAT_ALERT_MINUTES: '0' })).toEqual([
+      expect.stringContaining('WORKER_HEARTBEAT_ALERT_MINUTES'),
+      expect.stringContaining('ALERT_WEBHOOK_SECRET'),
+    ]);
+  });
+
   it('asks for the challenge only when traffic looks wrong, by default', () => {
     expect(parseEnv(apiEnvSchema, base)).toMatchObject({
       CHALLENGE_MODE: 'auto',

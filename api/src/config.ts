@@ -12,6 +12,7 @@ import {
   smsBudgetEnv,
   twilioEnv,
 } from '@guida/shared/config';
+import { alertChannelEnv, requireAlertWebhookSecret } from '@guida/shared/server/alerts/alert-channels';
 import { requireSuppressionSecretInProduction, suppressionEnv } from '@guida/shared/server/marketing-suppression';
 
 /** Express's names for address ranges, usable in TRUST_PROXY's list. */
@@ -232,6 +233,12 @@ export const apiEnvSchema = z
     CHALLENGE_GLOBAL_THRESHOLD: intEnv(300, 1, 100_000_000),
     /** PBKDF2 iterations per attempt; a solution takes about 256 attempts. */
     CHALLENGE_COST: intEnv(5000, 1, 1_000_000),
+    /**
+     * The no-worker alert (decision 058): minutes without a worker heartbeat after which the
+     * API opens it and sends it itself, by SMTP_URL/ALERT_EMAIL_TO and ALERT_WEBHOOK_URL.
+     */
+    WORKER_HEARTBEAT_ALERT_MINUTES: intEnv(3, 1, 1440),
+    ...alertChannelEnv,
   })
   .superRefine(requireTwilioSettings)
   .superRefine(requireHttpsInProduction)
@@ -240,6 +247,7 @@ export const apiEnvSchema = z
   .superRefine(requireOfferEndAfterStart)
   .superRefine(requireProviderInProduction)
   .superRefine(requireSecondFactorInProduction)
+  .superRefine(requireAlertWebhookSecret)
   .transform((config) => ({ ...config, TRUST_PROXY: config.TRUST_PROXY ?? DEVELOPMENT_TRUST_PROXY }));
 
 export type ApiConfig = z.output<typeof apiEnvSchema>;

@@ -35,13 +35,15 @@ export function createApiDependencies(config: ApiConfig, logger: Logger): ApiDep
     failFast: true,
     addTimeoutMs: ENQUEUE_TIMEOUT_MS,
   });
+  const metrics = createApiMetrics();
+  metrics.readWorkerHeartbeatsFrom(db);
   return {
     config,
     logger,
     db,
     redis,
     queues,
-    metrics: createApiMetrics(),
+    metrics,
     async close() {
       await queues.close();
       redis.disconnect();

@@ -1,10 +1,14 @@
 import cluster from 'node:cluster';
 import { onShutdownSignal } from '@guida/shared/server/graceful-shutdown';
 import { createLogger, type Logger } from '@guida/shared/server/logger';
+import { startObservability } from '@guida/shared/server/observability';
+import type { Request } from 'express';
 import { superviseApiProcesses } from './api-processes';
 import { createApp } from './app';
 import { loadApiConfig, type ApiConfig } from './config';
 import { createApiDependencies } from './dependencies';
+import { routeTemplate } from './metrics';
+import { createNoWorkerAlert } from './no-worker-alert/no-worker-alert';
 import { recordOfferAtStart } from './offer';
 
 const config = loadApiConfig();
@@ -16,13 +20,22 @@ if (config.WEB_CONCURRENCY > 1 && cluster.isPrimary) {
     logger,
   });
 } else {
-  serve(config, logger);
+  const observability = await startObservability(config, {
+    logger,
+    defaultServiceName: 'guida-api',
+    // Express has matched the route by the time the server span ends.
+    routeOf: (request) => routeTemplate(request as Request),
+  });
+  serve(config, logger, observability);
 }
 
-function serve(config: ApiConfig, logger: Logger) {
+function serve(config: ApiConfig, logger: Logger, observability: { close(): Promise<void> }) {
   const deps = createApiDependencies(config, logger);
   const app = createApp(deps);
   recordOfferAtStart(deps);
+  // Alerts when every worker is dead, which the worker's own alerts cannot (decision 058).
+  const noWorkerAlert = createNoWorkerAlert(deps);
+  noWorkerAlert.start();
 
   // Express 5 calls this back on a failed listen too (with the error, handled below).
   const server = app.listen(config.PORT, (error?: Error) => {
@@ -44,7 +57,9 @@ function serve(config: ApiConfig, logger: Logger) {
       server.close();
       server.closeIdleConnections();
       await new Promise<void>((resolve) => server.once('close', () => resolve()));
+      await noWorkerAlert.stop();
       await deps.close();
+      await observability.close();
     },
   });
 }

@@ -6,7 +6,7 @@ import { OPERATOR_TIME_ZONE } from './analytics-rules';
  * texts, shared by the worker's email and the admin's banner. Browser-safe.
  */
 
-export const ALERT_KINDS = ['sms_p95', 'sms_failure_rate', 'crm_failing', 'sms_queue_promise', 'sms_budget'] as const;
+export const ALERT_KINDS = ['sms_p95', 'sms_failure_rate', 'crm_failing', 'sms_queue_promise', 'sms_budget', 'no_worker'] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
 export interface AlertDetails {
@@ -29,6 +29,12 @@ export interface AlertDetails {
     promiseSeconds: number;
   };
   sms_budget: { held: number; trippedBudgets: number };
+  /** Opened by the API from the workers' heartbeats (decision 058). */
+  no_worker: {
+    /** The last heartbeat of any worker; null when no worker ever wrote one. */
+    lastSeenAt: string | null;
+    thresholdMinutes: number;
+  };
 }
 
 export type AlertIncident = {
@@ -63,6 +69,7 @@ export const ALERT_TITLES: Record<AlertKind, string> = {
   crm_failing: 'Il CRM non accetta i lead',
   sms_queue_promise: 'Coda SMS oltre la promessa dei 2 minuti',
   sms_budget: 'Budget SMS superato',
+  no_worker: 'Nessun worker attivo: SMS, CRM ed email sono fermi',
 };
 
 /** The measurements of an incident as Italian sentences: numbers and fixed text only. */
@@ -103,6 +110,15 @@ export function alertDetailLines(incident: { [K in AlertKind]: { kind: K; detail
       return [
         `SMS trattenuti dal budget: ${number(d.held)}.`,
         `Budget al limite: ${number(d.trippedBudgets)}. Gli SMS trattenuti si possono rilasciare dall'area amministrazione.`,
+      ];
+    }
+    case 'no_worker': {
+      const d = incident.details;
+      return [
+        d.lastSeenAt === null
+          ? `Nessun worker ha mai segnalato la propria attività (soglia ${minutes(d.thresholdMinutes)}).`
+          : `Ultimo segnale di un worker: ${formatAlertTime(d.lastSeenAt)} (soglia ${minutes(d.thresholdMinutes)}).`,
+        'I lead vengono registrati, ma SMS, invii al CRM, email e gli altri avvisi restano in attesa finché un worker non riparte.',
       ];
     }
   }

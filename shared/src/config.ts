@@ -82,6 +82,21 @@ export const commonEnv = {
    * metrics endpoint at all (404).
    */
   METRICS_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
+  /**
+   * An OTLP/HTTP receiver (a collector, Jaeger, Tempo…) the traces go to, as JSON to
+   * `<endpoint>/v1/traces` (docs/ops/tracing.md). Unset: no tracing code is even loaded.
+   */
+  OTEL_EXPORTER_OTLP_ENDPOINT: httpUrl.optional(),
+  /** The `service.name` of the traces; unset: guida-api or guida-worker. */
+  OTEL_SERVICE_NAME: z
+    .string()
+    .regex(/^[\w.-]{1,60}$/, { error: 'letters, digits, ., - and _ only' })
+    .optional(),
+  /** Where errors are reported (Sentry or a compatible tracker), scrubbed of personal data. Unset: nowhere. */
+  SENTRY_DSN: z
+    .string()
+    .regex(/^https?:\/\/\w+(?::\w*)?@[\w.-]+(?::\d+)?\/.+$/, { error: 'must be a DSN: https://<public key>@<host>/<project id>' })
+    .optional(),
 };
 
 /**

@@ -1,5 +1,5 @@
 import type { WorkerConfig } from './config';
-import { SMTP_CLAIM_TIMEOUT_MS } from './providers/mailer';
+import { SMTP_CLAIM_TIMEOUT_MS } from '@guida/shared/server/mailer';
 import { TWILIO_REQUEST_TIMEOUT_MS } from './providers/twilio-sms-provider';
 
 export interface ClaimTimeouts {

@@ -11,12 +11,8 @@ import {
   twilioEnv,
 } from '@guida/shared/config';
 import { requireSuppressionSecretInProduction, suppressionEnv } from '@guida/shared/server/marketing-suppression';
-import {
-  GENERATE_SECRET_COMMAND,
-  isDeprecatedSecretForm,
-  webhookSecretProblem,
-  webhookSigningKey,
-} from './providers/webhook-signature';
+import { webhookSecretProblem, webhookSigningKey } from '@guida/shared/server/webhook-signature';
+import { alertChannelEnv, requireAlertWebhookSecret } from '@guida/shared/server/alerts/alert-channels';
 
 /** What LINK_TOKEN_SECRET is when unset: fine on a laptop, refused in production. */
 export const DEVELOPMENT_LINK_TOKEN_SECRET = 'development-only-link-token-secret';
@@ -25,19 +21,6 @@ const crmWebhookSecret = z.string().superRefine((secret, ctx) => {
   const problem = webhookSecretProblem(secret);
   if (problem) ctx.addIssue({ code: 'custom', message: problem });
 });
-
-/** A new variable: Standard Webhooks secrets only, none of the CRM's older form. */
-const alertWebhookSecret = z.string().superRefine((secret, ctx) => {
-  const problem = isDeprecatedSecretForm(secret)
-    ? `must be a Standard Webhooks secret ("whsec_" and base64); generate one with: ${GENERATE_SECRET_COMMAND}`
-    : webhookSecretProblem(secret);
-  if (problem) ctx.addIssue({ code: 'custom', message: problem });
-});
-
-const emailList = z
-  .string()
-  .transform((value) => value.split(',').map((address) => address.trim()).filter(Boolean))
-  .pipe(z.array(z.email({ error: 'must be email addresses separated by commas' })).min(1));
 
 export const workerEnvSchema = z
   .object({
@@ -52,9 +35,8 @@ export const workerEnvSchema = z
     /** The secret being replaced: while set, requests carry a signature with each. */
     CRM_WEBHOOK_SECRET_PREVIOUS: crmWebhookSecret.optional(),
     CRM_TIMEOUT_MS: intEnv(10_000, 100, 120_000),
-    /** smtp(s)://user:pass@host:port; unset = emails go to the outbox table (development). */
-    SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
-    EMAIL_FROM: z.string().min(3).default('Guida Finanza <noreply@localhost>'),
+    /** SMTP_URL, EMAIL_FROM and the alert channels, which the API reads too (decision 058). */
+    ...alertChannelEnv,
     RETENTION_MONTHS: siteEnv.RETENTION_MONTHS,
     /** Days before erasure that a lead is told its data will be erased. */
     RETENTION_NOTICE_DAYS: intEnv(30, 0, 365),
@@ -95,11 +77,6 @@ export const workerEnvSchema = z
     /** How often pending deliveries without a job are looked for, and how old they must be. */
     SWEEP_INTERVAL_MS: intEnv(30_000, 100, 3_600_000),
     SWEEP_GRACE_MS: intEnv(10_000, 0, 3_600_000),
-    /** Who gets the alerts by email (comma-separated); unset = no alert emails. */
-    ALERT_EMAIL_TO: emailList.optional(),
-    /** Where alerts are also posted, signed like the CRM webhook; unset = none. */
-    ALERT_WEBHOOK_URL: httpUrl.optional(),
-    ALERT_WEBHOOK_SECRET: alertWebhookSecret.optional(),
     /** SMS p95 (lead to provider, last 10 minutes) above which an alert opens. */
     ALERT_SMS_P95_SECONDS: intEnv(90, 1, 3600),
     /** Share of SMS not delivered (last 10 minutes) above which an alert opens. */
@@ -112,6 +89,7 @@ export const workerEnvSchema = z
   .superRefine(requireTwilioSettings)
   .superRefine(requireHttpsInProduction)
   .superRefine(requireSuppressionSecretInProduction)
+  .superRefine(requireAlertWebhookSecret)
   .superRefine((value, ctx) => {
     if (value.NODE_ENV === 'production' && value.LINK_TOKEN_SECRET === DEVELOPMENT_LINK_TOKEN_SECRET) {
       ctx.addIssue({
@@ -127,13 +105,6 @@ export const workerEnvSchema = z
         code: 'custom',
         path: ['CRM_WEBHOOK_SECRET'],
         message: 'required when CRM_WEBHOOK_URL is set (the CRM checks the signature with it)',
-      });
-    }
-    if (value.ALERT_WEBHOOK_URL && !value.ALERT_WEBHOOK_SECRET) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['ALERT_WEBHOOK_SECRET'],
-        message: 'required when ALERT_WEBHOOK_URL is set (the receiver checks the signature with it)',
       });
     }
     const { CRM_WEBHOOK_SECRET: current, CRM_WEBHOOK_SECRET_PREVIOUS: previous } = value;

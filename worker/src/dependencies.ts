@@ -5,7 +5,7 @@ import type { Logger } from '@guida/shared/server/logger';
 import { createRedis } from '@guida/shared/server/redis';
 import type { WorkerConfig } from './config';
 import { createWorkerMetrics } from './metrics';
-import { createOutboxMailer, createSmtpMailer } from './providers/mailer';
+import { createMailer } from '@guida/shared/server/alerts/alert-channels';
 import { createOutboxSmsProvider } from './providers/outbox-sms-provider';
 import { createTwilioSmsProvider } from './providers/twilio-sms-provider';
 import type { WorkerDeps } from './queue-declaration';
@@ -36,9 +36,7 @@ export function createWorkerDependencies(config: WorkerConfig, logger: Logger): 
           validitySeconds: config.SMS_VALIDITY_SECONDS,
         })
       : createOutboxSmsProvider(db, logger);
-  const mailer = config.SMTP_URL
-    ? createSmtpMailer(config.SMTP_URL, config.EMAIL_FROM)
-    : createOutboxMailer(db, logger);
+  const mailer = createMailer(config, db, logger);
 
   const metrics = createWorkerMetrics();
   metrics.readAtScrapeTime({ db, connection, queues, config, logger });

@@ -1,5 +1,6 @@
 import { onShutdownSignal } from '@guida/shared/server/graceful-shutdown';
 import { createLogger } from '@guida/shared/server/logger';
+import { startObservability } from '@guida/shared/server/observability';
 import { loadWorkerConfig } from './config';
 import { createWorkerDependencies } from './dependencies';
 import { startWorkerHttpServer } from './metrics';
@@ -7,6 +8,7 @@ import { startWorkers } from './start-workers';
 
 const config = loadWorkerConfig();
 const logger = createLogger({ service: 'worker', level: config.LOG_LEVEL });
+const observability = await startObservability(config, { logger, defaultServiceName: 'guida-worker' });
 const deps = createWorkerDependencies(config, logger);
 
 // Listening first: a worker whose health port is taken would look dead to its supervisor.
@@ -34,6 +36,7 @@ startWorkerHttpServer(deps).then(
         server.closeIdleConnections();
         await runtime.close(config.SHUTDOWN_GRACE_MS);
         await deps.close();
+        await observability.close();
       },
     });
   },

@@ -7,7 +7,7 @@ import type { Redis } from '@guida/shared/server/redis';
 import type { ClaimTimeouts } from './claim-timeouts';
 import type { WorkerConfig } from './config';
 import type { WorkerMetrics } from './metrics';
-import type { Mailer } from './providers/mailer';
+import type { Mailer } from '@guida/shared/server/mailer';
 import type { SmsProvider } from './providers/sms-provider';
 
 /** What every queue's processor may use: connections and providers chosen by the configuration. */

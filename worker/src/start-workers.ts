@@ -1,5 +1,7 @@
 import { Worker, type Job } from 'bullmq';
 import { RETRY_BACKOFF_TYPE } from '@guida/shared/jobs/definition';
+import { reportError } from '@guida/shared/server/error-tracker';
+import { startWorkerHeartbeat } from '@guida/shared/server/worker-heartbeats';
 import { alertsQueue } from './alerts/alerts.queue';
 import { startAnalyticsConsumer } from './analytics/analytics-consumer';
 import { claimTimeouts } from './claim-timeouts';
@@ -9,6 +11,7 @@ import { gdprQueue } from './gdpr/gdpr.queue';
 import { maintenanceQueue } from './maintenance/maintenance.queue';
 import type { QueueDeclaration, WorkerDeps } from './queue-declaration';
 import { smsQueue } from './sms/sms.queue';
+import { tracedProcessor } from './traced-processor';
 
 /** Every queue the worker runs, each declared in its feature folder. */
 export const QUEUES: readonly QueueDeclaration[] = [smsQueue, crmQueue, emailQueue, gdprQueue, maintenanceQueue, alertsQueue];
@@ -25,11 +28,13 @@ export function retryDelay(baseMs: number, attemptsMade: number, random = Math.r
 export function startWorkers(deps: WorkerDeps) {
   const { config, logger } = deps;
   const processorDeps = { ...deps, claimTimeouts: claimTimeouts(config) };
+  // What the API watches to alert when no worker runs (decision 058).
+  const heartbeat = startWorkerHeartbeat({ db: deps.db, logger, now: deps.now });
 
   const workers = QUEUES.map((declaration) => {
     const { queue } = declaration;
     const retryBaseMs = declaration.retryBaseMs(config);
-    const worker = new Worker(queue, declaration.processor(processorDeps), {
+    const worker = new Worker(queue, tracedProcessor(queue, declaration.processor(processorDeps)), {
       connection: deps.connection,
       prefix: config.REDIS_KEY_PREFIX,
       concurrency: declaration.concurrency(config),
@@ -43,6 +48,7 @@ export function startWorkers(deps: WorkerDeps) {
     worker.on('failed', (job: Job | undefined, error: Error) => {
       if (job && (error.name === 'UnrecoverableError' || job.attemptsMade >= (job.opts.attempts ?? 1))) {
         logger.error({ queue, jobId: job.id, err: error.message }, 'job failed for good');
+        reportError(error, { queue });
       }
     });
     return worker;
@@ -92,6 +98,7 @@ export function startWorkers(deps: WorkerDeps) {
   return {
     workers,
     analytics,
+    heartbeat,
     /** Waits for active jobs to finish; jobs still running at `graceMs` are handed back. */
     async close(graceMs: number) {
       deps.connection.off('ready', onRedisReady);
@@ -113,6 +120,7 @@ export function startWorkers(deps: WorkerDeps) {
         logger.warn('active jobs did not finish in time; handing them back');
         await Promise.all(workers.map((worker) => worker.close(true)));
       }
+      await heartbeat.stop();
     },
   };
 }

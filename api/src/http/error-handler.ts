@@ -2,7 +2,9 @@ import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'exp
 import { ZodError } from 'zod';
 import { apiMessages, formErrorPage, notFoundPage } from '@guida/shared/messages';
 import { DeliveryTransitionError } from '@guida/shared/deliveries/delivery-statuses';
+import { reportError } from '@guida/shared/server/error-tracker';
 import { AppError, badRequest, deliveryRefused, notFound, serviceUnavailable } from '../errors';
+import { routeTemplate } from '../metrics';
 import { isDatabaseUnavailable, isRefusedCharacter } from './database-errors';
 import { sendHtmlPage } from './html-page';
 import { sameOriginReferer } from './same-origin-referer';
@@ -68,6 +70,7 @@ export const errorHandler: ErrorRequestHandler = (error: unknown, req, res, next
     if (fromParser) appError = fromParser;
     else {
       req.log.error({ err: error }, 'unhandled error');
+      reportError(error, { route: routeTemplate(req) });
       appError = new AppError(500, 'internal_error', apiMessages.internalError);
     }
   }

@@ -1,6 +1,8 @@
-import { AggregatorRegistry, Counter, Histogram, collectDefaultMetrics, type PrometheusContentType } from 'prom-client';
+import type { Knex } from 'knex';
+import { AggregatorRegistry, Counter, Gauge, Histogram, collectDefaultMetrics, type PrometheusContentType } from 'prom-client';
 import { SMS_DELIVERED } from '@guida/shared/deliveries/delivery-statuses';
 import { SMS_LATENCY_BUCKETS } from '@guida/shared/server/metrics-access';
+import { lastWorkerHeartbeat } from '@guida/shared/server/worker-heartbeats';
 import { shareMetricsWithClusterPrimary } from './cluster-metrics';
 
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
@@ -53,8 +55,33 @@ export function createApiMetrics() {
     registers,
   });
 
+  // Read from PostgreSQL at each scrape, so Prometheus can alert on it without reaching a worker.
+  let heartbeats: { db: Knex; now: () => Date } | undefined;
+  new Gauge({
+    name: 'guida_worker_last_heartbeat_age_seconds',
+    help: 'Seconds since a worker was last seen running (its heartbeat); +Inf when none ever ran, NaN when PostgreSQL cannot say.',
+    // Every API process reads the same row: the machine's answer is one of them, not their sum.
+    aggregator: 'max',
+    registers,
+    async collect() {
+      if (!heartbeats) return;
+      const { db, now } = heartbeats;
+      try {
+        const lastSeen = await lastWorkerHeartbeat(db);
+        this.set(lastSeen ? Math.max(0, (now().getTime() - lastSeen.getTime()) / 1000) : Number.POSITIVE_INFINITY);
+      } catch {
+        // PostgreSQL down has alerts of its own; NaN never compares above a threshold.
+        this.set(Number.NaN);
+      }
+    },
+  });
+
   return {
     registry,
+    /** Where the heartbeat age is read from at scrape time. */
+    readWorkerHeartbeatsFrom(db: Knex, now: () => Date = () => new Date()) {
+      heartbeats = { db, now };
+    },
     requestFinished(method: string, route: string, status: number, seconds: number) {
       // Unknown methods would make a label per attacker's choice.
       const knownMethod = KNOWN_METHODS.has(method) ? method : 'OTHER';

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 
 /**
  * What producers and consumers agree on for one kind of job. Payloads carry ids only,
@@ -28,3 +28,14 @@ export const JOB_RETENTION = {
 export function defineJob<S extends z.ZodType>(definition: JobDefinition<S>) {
   return definition;
 }
+
+/**
+ * The W3C trace context of whatever enqueued a job (an API request), carried in its data
+ * as `trace` when tracing is on, so the worker's spans continue the request's trace
+ * (decision 057). Ids and flags only: no personal data.
+ */
+export const jobTraceContext = z.object({
+  traceparent: z.string().regex(/^[\da-f]{2}-[\da-f]{32}-[\da-f]{16}-[\da-f]{2}$/),
+  tracestate: z.string().max(512).optional(),
+});
+export type JobTraceContext = z.infer<typeof jobTraceContext>;

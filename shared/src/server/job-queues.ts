@@ -1,8 +1,10 @@
+import { context, propagation } from '@opentelemetry/api';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { z } from 'zod';
 import {
   JOB_RETENTION,
+  jobTraceContext,
   QUEUE_NAMES,
   RETRY_BACKOFF_TYPE,
   type JobDefinition,
@@ -26,6 +28,17 @@ export interface JobQueuesOptions {
 }
 
 export type JobQueues = ReturnType<typeof createJobQueues>;
+
+/**
+ * The job's data with the current trace context (`trace`) when a traced request or job
+ * enqueues it; the data alone otherwise (tracing off: the propagator injects nothing).
+ */
+export function withTraceContext(data: unknown): unknown {
+  const carrier: Record<string, string> = {};
+  propagation.inject(context.active(), carrier);
+  const trace = jobTraceContext.safeParse(carrier);
+  return trace.success && typeof data === 'object' && data !== null ? { ...data, trace: trace.data } : data;
+}
 
 /** Producer side of every queue, shared by the API and the worker. */
 export function createJobQueues({
@@ -109,7 +122,7 @@ export function createJobQueues({
     if (inputs.length === 0) return;
     const jobs = inputs.map((input) => {
       const data = definition.schema.parse(input);
-      return { name: definition.name, data, opts: jobOptions(definition, data) };
+      return { name: definition.name, data: withTraceContext(data), opts: jobOptions(definition, data) };
     });
     await adding(() => {
       ensureConnected();
@@ -126,7 +139,7 @@ export function createJobQueues({
       await adding(() => {
         ensureConnected();
         return withTimeout(
-          queues[definition.queue].add(definition.name, data, jobOptions(definition, data)),
+          queues[definition.queue].add(definition.name, withTraceContext(data), jobOptions(definition, data)),
           addTimeoutMs,
           'Redis',
         );

@@ -1,5 +1,4 @@
 import type { Knex } from 'knex';
-import type { AlertDetails, AlertKind } from '@guida/shared/alerts';
 import {
   CRM_DELIVERED,
   CRM_NOT_TAKEN,
@@ -10,6 +9,7 @@ import {
 import { sqlList } from '@guida/shared/deliveries/delivery-table';
 import { smsBudgetOverview } from '@guida/shared/deliveries/sms-deliveries';
 import type { SmsBudgetLimits } from '@guida/shared/deliveries/sms-budget';
+import type { AlertMeasures, Measurement } from '@guida/shared/server/alerts/evaluate-alerts';
 import { SMS_WAIT_STARTED_SQL } from '@guida/shared/server/sms-wait-started-sql';
 
 /**
@@ -26,11 +26,6 @@ export interface AlertSettings {
   /** With no CRM configured every delivery is skipped: nothing can fail. */
   crmConfigured: boolean;
   smsBudgetLimits: SmsBudgetLimits;
-}
-
-export interface Measurement<K extends AlertKind> {
-  active: boolean;
-  details: AlertDetails[K];
 }
 
 /** The SMS p95 and the failure rate look at the last 10 minutes. */
@@ -188,10 +183,11 @@ async function measureSmsBudget(db: Knex, now: Date, settings: AlertSettings): P
   };
 }
 
-export const MEASURES: { [K in AlertKind]: (db: Knex, now: Date, settings: AlertSettings) => Promise<Measurement<K>> } = {
-  sms_p95: measureSmsP95,
-  sms_failure_rate: measureSmsFailureRate,
-  crm_failing: measureCrmFailing,
+/** The worker's alerts; the no-worker alert is the API's (decision 058). */
+export const deliveryAlertMeasures = (settings: AlertSettings): AlertMeasures => ({
+  sms_p95: (db, now) => measureSmsP95(db, now, settings),
+  sms_failure_rate: (db, now) => measureSmsFailureRate(db, now, settings),
+  crm_failing: (db, now) => measureCrmFailing(db, now, settings),
   sms_queue_promise: measureSmsQueuePromise,
-  sms_budget: measureSmsBudget,
-};
+  sms_budget: (db, now) => measureSmsBudget(db, now, settings),
+});

@@ -1,47 +1,35 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import { smsBudgetLimits } from '@guida/shared/deliveries/sms-budget';
+import { alertChannelSettings } from '@guida/shared/server/alerts/alert-channels';
+import { createAlertEvaluator } from '@guida/shared/server/alerts/evaluate-alerts';
+import { createAlertNotifier } from '@guida/shared/server/alerts/send-alert-notifications';
 import type { ProcessorDeps, QueueDeclaration } from '../queue-declaration';
-import { webhookSigningKey } from '../providers/webhook-signature';
-import { createAlertEvaluator, type AlertChannel } from './evaluate-alerts';
-import { createAlertNotifier } from './send-alert-notifications';
+import { deliveryAlertMeasures } from './alert-conditions';
 
 export const evaluateAlertsJob = { name: 'evaluate-alerts' } as const;
 export const sendAlertNotificationsJob = { name: 'send-alert-notifications' } as const;
 
 /** The conditions are evaluated every minute; notifications due for a retry are looked for as often. */
 const ALERTS_INTERVAL_MS = 60_000;
-const WEBHOOK_TIMEOUT_MS = 10_000;
 
 /** The evaluator and the notifier as the worker's configuration sets them up. */
 export function alertRuntime({ config, db, logger, mailer }: Pick<ProcessorDeps, 'config' | 'db' | 'logger' | 'mailer'>) {
-  const channels: AlertChannel[] = [
-    ...(config.ALERT_EMAIL_TO ? (['email'] as const) : []),
-    ...(config.ALERT_WEBHOOK_URL ? (['webhook'] as const) : []),
-  ];
+  const { channels, ...delivery } = alertChannelSettings(config);
   const evaluate = createAlertEvaluator({
     db,
     logger,
     channels,
-    settings: {
+    measures: deliveryAlertMeasures({
       smsP95Seconds: config.ALERT_SMS_P95_SECONDS,
       smsFailurePercent: config.ALERT_SMS_FAILURE_PERCENT,
       smsMinCount: config.ALERT_SMS_MIN_COUNT,
       crmFailingMinutes: config.ALERT_CRM_FAILING_MINUTES,
       crmConfigured: Boolean(config.CRM_WEBHOOK_URL),
       smsBudgetLimits: smsBudgetLimits(config),
-    },
+    }),
   });
-  const send = createAlertNotifier({
-    db,
-    logger,
-    mailer,
-    emailTo: config.ALERT_EMAIL_TO,
-    webhook:
-      config.ALERT_WEBHOOK_URL && config.ALERT_WEBHOOK_SECRET
-        ? { url: config.ALERT_WEBHOOK_URL, key: webhookSigningKey(config.ALERT_WEBHOOK_SECRET), timeoutMs: WEBHOOK_TIMEOUT_MS }
-        : undefined,
-    adminUrl: `${config.PUBLIC_BASE_URL}/admin/dashboard`,
-  });
+  // Every kind's notifications, the API's no-worker ones included once a worker is back.
+  const send = createAlertNotifier({ db, logger, mailer, ...delivery });
   return { evaluate, send };
 }
 

@@ -1,5 +1,5 @@
 import axios from 'axios';
-import { deprecatedGuidaSignature, standardWebhookHeaders, webhookSigningKey } from '../providers/webhook-signature';
+import { deprecatedGuidaSignature, standardWebhookHeaders, webhookSigningKey } from '@guida/shared/server/webhook-signature';
 
 export interface CrmWebhookSettings {
   url: string;

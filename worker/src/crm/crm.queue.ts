@@ -1,6 +1,6 @@
 import type { QueueDeclaration } from '../queue-declaration';
 import { createDeliverToCrm } from './deliver-to-crm';
-import { isDeprecatedSecretForm } from '../providers/webhook-signature';
+import { isDeprecatedSecretForm } from '@guida/shared/server/webhook-signature';
 
 /** Leads to the CRM webhook: slow retries (60 s base, 10 attempts) over about 8.5 hours. */
 export const crmQueue: QueueDeclaration = {

@@ -10,7 +10,7 @@ import { guideLinkToken, keyGuideLink } from '@guida/shared/server/guide-link-to
 import { keyWithdrawalLink, withdrawalLinkToken } from '@guida/shared/server/marketing-withdrawal-link';
 import { composeGdprEmail, type GdprEmailSettings } from './gdpr-emails';
 import type { EmailContext } from './email.repo';
-import type { OutgoingEmail } from '../providers/mailer';
+import type { OutgoingEmail } from '@guida/shared/server/mailer';
 
 export interface ComposeSettings extends GdprEmailSettings {
   retentionMonths: number;

@@ -3,7 +3,7 @@ import { gdprEmails } from '@guida/shared/gdpr-server-texts';
 import { GDPR_REQUEST_TYPE_LABELS, GDPR_REQUEST_UNCONFIRMED, gdprConfirmUrl, gdprExportUrl } from '@guida/shared/gdpr-rules';
 import { newLinkToken } from '@guida/shared/server/personal-data-hash';
 import type { EmailContext } from './email.repo';
-import type { OutgoingEmail } from '../providers/mailer';
+import type { OutgoingEmail } from '@guida/shared/server/mailer';
 
 export interface GdprEmailSettings {
   publicBaseUrl: string;

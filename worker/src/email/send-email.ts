@@ -14,7 +14,7 @@ import type { Logger } from '@guida/shared/server/logger';
 import { forgetDeletionRequester } from '../gdpr';
 import { composeEmail, type ComposeSettings } from './compose-email';
 import { loadEmailContext, type EmailContext } from './email.repo';
-import { EmailSendError, type Mailer } from '../providers/mailer';
+import { EmailSendError, type Mailer } from '@guida/shared/server/mailer';
 
 export interface SendEmailDeps extends ComposeSettings {
   db: Knex;

@@ -1,9 +1,9 @@
 import axios from 'axios';
 import type { Knex } from 'knex';
-import { ALERT_TITLES, alertDetailLines, alertTexts, formatAlertTime, type AlertIncident } from '@guida/shared/alerts';
-import type { Logger } from '@guida/shared/server/logger';
-import type { Mailer } from '../providers/mailer';
-import { standardWebhookHeaders } from '../providers/webhook-signature';
+import { ALERT_TITLES, alertDetailLines, alertTexts, formatAlertTime, type AlertIncident, type AlertKind } from '../../alerts';
+import type { Logger } from '../logger';
+import type { Mailer } from '../mailer';
+import { standardWebhookHeaders } from '../webhook-signature';
 import type { AlertChannel } from './evaluate-alerts';
 
 export interface AlertWebhookSettings {
@@ -20,6 +20,8 @@ export interface AlertNotifierDeps {
   webhook: AlertWebhookSettings | undefined;
   /** The admin's dashboard, named in the emails. */
   adminUrl: string;
+  /** Only the notifications of these kinds (the API sends its own: no worker may be there to send them); unset = all. */
+  kinds?: readonly AlertKind[];
 }
 
 /**
@@ -44,7 +46,7 @@ interface Claimed {
  * however long the channel stays down. An incident's "resolved" goes only after its
  * "opened" went, on each channel.
  */
-export function createAlertNotifier({ db, logger, mailer, emailTo, webhook, adminUrl }: AlertNotifierDeps) {
+export function createAlertNotifier({ db, logger, mailer, emailTo, webhook, adminUrl, kinds }: AlertNotifierDeps) {
   const channels = [...(emailTo ? ['email'] : []), ...(webhook ? ['webhook'] : [])];
 
   async function claimDue(now: Date) {
@@ -55,12 +57,14 @@ export function createAlertNotifier({ db, logger, mailer, emailTo, webhook, admi
        WHERE n.id IN (
          SELECT d.id FROM alert_notifications d
          WHERE d.sent_at IS NULL AND d.next_attempt_at <= :now AND d.channel = ANY(:channels)
+           AND (CAST(:kinds AS text[]) IS NULL
+             OR d.incident_id IN (SELECT i.id FROM alert_incidents i WHERE i.kind = ANY(CAST(:kinds AS text[]))))
            AND (d.event = 'opened' OR NOT EXISTS (
              SELECT 1 FROM alert_notifications o
              WHERE o.incident_id = d.incident_id AND o.channel = d.channel AND o.event = 'opened' AND o.sent_at IS NULL))
          ORDER BY d.id LIMIT :batch FOR UPDATE SKIP LOCKED)
        RETURNING n.id, n.incident_id, n.event, n.channel`,
-      { now, channels, first: FIRST_RETRY_SECONDS, last: LAST_RETRY_SECONDS, batch: BATCH },
+      { now, channels, kinds: kinds ? [...kinds] : null, first: FIRST_RETRY_SECONDS, last: LAST_RETRY_SECONDS, batch: BATCH },
     );
     return rows.sort((a, b) => a.id - b.id);
   }

@@ -1,19 +1,26 @@
 import type { Knex } from 'knex';
-import { ALERT_KINDS, type AlertKind } from '@guida/shared/alerts';
-import type { Logger } from '@guida/shared/server/logger';
-import { MEASURES, type AlertSettings } from './alert-conditions';
+import { ALERT_KINDS, type AlertDetails, type AlertKind } from '../../alerts';
+import type { Logger } from '../logger';
 
 export type AlertChannel = 'email' | 'webhook';
+
+export interface Measurement<K extends AlertKind> {
+  active: boolean;
+  details: AlertDetails[K];
+}
+
+/** What an evaluator measures: the worker its delivery conditions, the API the workers' heartbeats. */
+export type AlertMeasures = { [K in AlertKind]?: (db: Knex, now: Date) => Promise<Measurement<K>> };
 
 export interface AlertEvaluatorDeps {
   db: Knex;
   logger: Logger;
-  settings: AlertSettings;
+  measures: AlertMeasures;
   /** Where each opened and resolved incident is announced; none = recorded only. */
   channels: readonly AlertChannel[];
 }
 
-/** Held by the evaluation that runs; any other at the same moment skips its turn. */
+/** Held by the evaluation that runs (worker's or API's); any other at the same moment skips its turn. */
 const ALERTS_LOCK = 0x5b_a1e7;
 
 export interface Evaluation {
@@ -22,14 +29,16 @@ export interface Evaluation {
 }
 
 /**
- * One evaluation of every alert as of `now`: a condition that holds opens an incident of
- * its kind unless one is open (then only its details are refreshed); an open incident
- * whose condition no longer holds is resolved. Opening and resolving write, in the same
- * transaction, the notifications to send (alert_notifications), which the sender
- * delivers and retries on its own: a failed email or webhook never holds an evaluation
- * back, nor loses the incident. Returns null when another evaluation held the lock.
+ * One evaluation of the measured alerts as of `now`: a condition that holds opens an
+ * incident of its kind unless one is open (then only its details are refreshed); an open
+ * incident whose condition no longer holds is resolved. Kinds not measured here are left
+ * alone. Opening and resolving write, in the same transaction, the notifications to send
+ * (alert_notifications), which the sender delivers and retries on its own: a failed
+ * email or webhook never holds an evaluation back, nor loses the incident. Returns null
+ * when another evaluation held the lock.
  */
-export function createAlertEvaluator({ db, logger, settings, channels }: AlertEvaluatorDeps) {
+export function createAlertEvaluator({ db, logger, measures, channels }: AlertEvaluatorDeps) {
+  const kinds = ALERT_KINDS.filter((kind) => measures[kind] !== undefined);
   return async function evaluateAlerts(now: Date): Promise<Evaluation | null> {
     const evaluation = await db.transaction(async (trx) => {
       const { rows } = await trx.raw<{ rows: { locked: boolean }[] }>('SELECT pg_try_advisory_xact_lock(?) AS locked', [ALERTS_LOCK]);
@@ -40,8 +49,8 @@ export function createAlertEvaluator({ db, logger, settings, channels }: AlertEv
         ),
       );
       const result: Evaluation = { opened: [], resolved: [] };
-      for (const kind of ALERT_KINDS) {
-        const { active, details } = await MEASURES[kind](trx, now, settings);
+      for (const kind of kinds) {
+        const { active, details } = await (measures[kind] as (db: Knex, now: Date) => Promise<Measurement<typeof kind>>)(trx, now);
         const incidentId = open.get(kind);
         if (active && incidentId === undefined) {
           const [row] = await trx('alert_incidents')
