@@ -1,17 +1,14 @@
 import { useId } from 'react';
-import { useForm } from 'react-hook-form';
-import { adminMessages } from '@guida/shared/messages';
 import { adminTotpSchema, type AdminEnrolment, type AdminLoginAnswer } from '@guida/shared/schemas/admin';
 import { Field, FormAlert, SubmitButton } from '../../../components/ui/form';
-import { ApiError } from '../../../lib/api-client';
 import { errorMessage } from '../admin-api';
 import { RecoveryCodeList } from '../ui/recovery-code-list';
 import { schemaResolver } from '../ui/schema-resolver';
-import { useRetryCountdown, waitTime } from './retry-countdown';
+import { LOGIN_CARD, useCodeStep } from './code-step';
+import { waitTime } from './retry-countdown';
 import { useEnrolment } from './session-queries';
 
 const resolver = schemaResolver(adminTotpSchema);
-const CARD = 'flex flex-col gap-4 rounded-2xl bg-white p-6 shadow-xl ring-1 ring-slate-200';
 
 /** "ABCD EFGH …": the secret in groups of four, as the apps' "enter a key" screens take it. */
 const grouped = (secret: string) => secret.match(/.{1,4}/g)!.join(' ');
@@ -31,38 +28,17 @@ export function EnrolmentStep({
 }) {
   const enrol = useEnrolment();
   const titleId = useId();
-  const [waitSeconds, setWaitSeconds] = useRetryCountdown();
   const {
-    register,
-    handleSubmit,
-    setError,
-    setFocus,
-    setValue,
-    formState: { errors },
-  } = useForm({ resolver, defaultValues: { code: '' } });
-
-  const submit = handleSubmit((answer) =>
-    enrol.mutate(answer, {
-      onSuccess: onAnswer,
-      onError: (error) => {
-        if (!(error instanceof ApiError)) return;
-        if (error.status === 401 && error.payload?.message === adminMessages.secondFactorExpired) {
-          onRestart(adminMessages.secondFactorExpired);
-          return;
-        }
-        const message = error.payload?.errors?.code;
-        if (message) setError('code', { message });
-        if (error.status === 429) setWaitSeconds(error.retryAfterSeconds ?? 0);
-        if (error.status === 401) {
-          setValue('code', '');
-          setFocus('code');
-        }
-      },
-    }),
-  );
+    form: {
+      register,
+      formState: { errors },
+    },
+    submit,
+    waitSeconds,
+  } = useCodeStep({ mutation: enrol, resolver, onAnswer, onRestart });
 
   return (
-    <form noValidate aria-labelledby={titleId} onSubmit={(event) => void submit(event)} className={CARD}>
+    <form noValidate aria-labelledby={titleId} onSubmit={(event) => void submit(event)} className={LOGIN_CARD}>
       <h1 id={titleId} className="text-2xl font-bold text-slate-900">
         Attiva la verifica in due passaggi
       </h1>
@@ -115,7 +91,7 @@ export function EnrolmentStep({
 export function RecoveryCodesStep({ codes, onDone }: { codes: readonly string[]; onDone: () => void }) {
   const titleId = useId();
   return (
-    <section aria-labelledby={titleId} className={CARD}>
+    <section aria-labelledby={titleId} className={LOGIN_CARD}>
       <h1 id={titleId} className="text-2xl font-bold text-slate-900">
         Verifica attivata: salva i codici di recupero
       </h1>

@@ -9,6 +9,7 @@ import { toast } from '../../../components/ui/toast-store';
 import { ApiError } from '../../../lib/api-client';
 import { errorMessage } from '../admin-api';
 import { schemaResolver } from '../ui/schema-resolver';
+import { LOGIN_CARD } from './code-step';
 import { EnrolmentStep, RecoveryCodesStep } from './enrolment-step';
 import { useRetryCountdown, waitTime } from './retry-countdown';
 import { SecondFactorStep } from './second-factor-step';
@@ -112,7 +113,7 @@ function PasswordStep({ notice, onAnswer }: { notice: string | undefined; onAnsw
       noValidate
       aria-labelledby={titleId}
       onSubmit={(event) => void signIn(event)}
-      className="flex flex-col gap-4 rounded-2xl bg-white p-6 shadow-xl ring-1 ring-slate-200"
+      className={LOGIN_CARD}
     >
       <h1 id={titleId} className="text-2xl font-bold text-slate-900">
         Accesso amministratori

@@ -1,12 +1,10 @@
 import { useId, useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { adminMessages } from '@guida/shared/messages';
 import { adminSecondFactorSchema, type AdminLoginAnswer } from '@guida/shared/schemas/admin';
 import { Field, FormAlert, SubmitButton } from '../../../components/ui/form';
-import { ApiError } from '../../../lib/api-client';
 import { errorMessage } from '../admin-api';
 import { schemaResolver } from '../ui/schema-resolver';
-import { useRetryCountdown, waitTime } from './retry-countdown';
+import { LOGIN_CARD, useCodeStep } from './code-step';
+import { waitTime } from './retry-countdown';
 import { useSecondFactor } from './session-queries';
 
 const resolver = schemaResolver(adminSecondFactorSchema);
@@ -20,35 +18,15 @@ export function SecondFactorStep({ onAnswer, onRestart }: { onAnswer: (answer: A
   const verify = useSecondFactor();
   const titleId = useId();
   const [recovery, setRecovery] = useState(false);
-  const [waitSeconds, setWaitSeconds] = useRetryCountdown();
   const {
-    register,
-    handleSubmit,
-    setError,
-    setFocus,
-    setValue,
-    formState: { errors },
-  } = useForm({ resolver, defaultValues: { code: '' } });
-
-  const submit = handleSubmit((answer) =>
-    verify.mutate(answer, {
-      onSuccess: onAnswer,
-      onError: (error) => {
-        if (!(error instanceof ApiError)) return;
-        if (error.status === 401 && error.payload?.message === adminMessages.secondFactorExpired) {
-          onRestart(adminMessages.secondFactorExpired);
-          return;
-        }
-        const message = error.payload?.errors?.code;
-        if (message) setError('code', { message });
-        if (error.status === 429) setWaitSeconds(error.retryAfterSeconds ?? 0);
-        if (error.status === 401) {
-          setValue('code', '');
-          setFocus('code');
-        }
-      },
-    }),
-  );
+    form: {
+      register,
+      setValue,
+      formState: { errors },
+    },
+    submit,
+    waitSeconds,
+  } = useCodeStep({ mutation: verify, resolver, onAnswer, onRestart });
 
   // The field is drawn anew (its key), focused, with the other label and keyboard.
   const switchKind = () => {
@@ -57,7 +35,7 @@ export function SecondFactorStep({ onAnswer, onRestart }: { onAnswer: (answer: A
   };
 
   return (
-    <form noValidate aria-labelledby={titleId} onSubmit={(event) => void submit(event)} className="flex flex-col gap-4 rounded-2xl bg-white p-6 shadow-xl ring-1 ring-slate-200">
+    <form noValidate aria-labelledby={titleId} onSubmit={(event) => void submit(event)} className={LOGIN_CARD}>
       <h1 id={titleId} className="text-2xl font-bold text-slate-900">
         Verifica in due passaggi
       </h1>
