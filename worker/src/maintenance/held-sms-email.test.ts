@@ -1,13 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { releaseHeldSms } from '@guida/shared/deliveries/sms-deliveries';
-import { smsBudgetLimits } from '@guida/shared/deliveries/sms-budget';
 import { sendGuideSmsJob } from '@guida/shared/jobs/sms';
 import { startFakeTwilio, type FakeTwilio } from '@guida/testing/fake-twilio-server';
 import { insertLead } from '@guida/testing/lead-fixture';
 import { waitFor } from '@guida/testing/wait-for';
-import { claimTimeouts } from '../claim-timeouts';
 import { createTestWorker, type TestWorker } from '../testing/test-worker';
-import { createSweepPendingDeliveries } from './sweep-pending-deliveries';
 
 /**
  * An SMS held by a budget breaks the promise of 2 minutes: after SMS_HELD_EMAIL_AFTER_MINUTES
@@ -36,16 +33,7 @@ afterAll(async () => {
   await twilio.close();
 });
 
-const sweep = () =>
-  createSweepPendingDeliveries({
-    db: worker.db,
-    queues: worker.deps.queues,
-    logger: worker.deps.logger,
-    graceMs: 0,
-    claimTimeouts: claimTimeouts(worker.config),
-    smsBudget: { limits: smsBudgetLimits(worker.config), now: () => new Date() },
-    heldEmailAfterMinutes: worker.config.SMS_HELD_EMAIL_AFTER_MINUTES,
-  })();
+const sweep = () => worker.sweeper()();
 const statusOf = async (leadId: number) => (await worker.db('sms_messages').where({ lead_id: leadId }).first()).status as string;
 const send = (leadIds: number[]) => worker.deps.queues.enqueueAgain(sendGuideSmsJob, leadIds.map((leadId) => ({ leadId })));
 const heldFor = (leadId: number, minutes: number) =>

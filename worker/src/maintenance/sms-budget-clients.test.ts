@@ -1,13 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { SMS_TRANSITIONS } from '@guida/shared/deliveries/delivery-statuses';
 import { discardHeldSms } from '@guida/shared/deliveries/sms-deliveries';
-import { smsBudgetLimits } from '@guida/shared/deliveries/sms-budget';
 import { sendGuideSmsJob } from '@guida/shared/jobs/sms';
 import { startFakeTwilio, type FakeTwilio } from '@guida/testing/fake-twilio-server';
 import { insertLead, type LeadFixture } from '@guida/testing/lead-fixture';
 import { waitFor } from '@guida/testing/wait-for';
-import { claimTimeouts } from '../claim-timeouts';
-import { createSweepPendingDeliveries } from './sweep-pending-deliveries';
 import { createTestWorker, type TestWorker } from '../testing/test-worker';
 
 /**
@@ -93,16 +90,7 @@ async function sendInTurn(leads: LeadFixture[]) {
   return statuses;
 }
 const sentTo = () => twilio!.messages.map((message) => message.to);
-const sweep = () =>
-  createSweepPendingDeliveries({
-    db: worker!.db,
-    queues: worker!.deps.queues,
-    logger: worker!.deps.logger,
-    graceMs: 0,
-    claimTimeouts: claimTimeouts(worker!.config),
-    smsBudget: { limits: smsBudgetLimits(worker!.config), now },
-    heldEmailAfterMinutes: worker!.config.SMS_HELD_EMAIL_AFTER_MINUTES,
-  })();
+const sweep = () => worker!.sweeper({ now })();
 
 describe('SMS budgets per client network and address', () => {
   it('holds SMS beyond an IPv4 /24 or IPv6 /48 budget while another network sends', async () => {

@@ -1,12 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { releaseHeldSms } from '@guida/shared/deliveries/sms-deliveries';
-import { smsBudgetLimits } from '@guida/shared/deliveries/sms-budget';
 import { sendGuideSmsJob } from '@guida/shared/jobs/sms';
 import { startFakeTwilio, type FakeTwilio } from '@guida/testing/fake-twilio-server';
 import { insertLead } from '@guida/testing/lead-fixture';
 import { waitFor } from '@guida/testing/wait-for';
-import { claimTimeouts } from '../claim-timeouts';
-import { createSweepPendingDeliveries } from './sweep-pending-deliveries';
 import { createTestWorker, type TestWorker } from '../testing/test-worker';
 
 /**
@@ -45,16 +42,7 @@ afterAll(async () => {
   await twilio.close();
 });
 
-const sweep = () =>
-  createSweepPendingDeliveries({
-    db: worker.db,
-    queues: worker.deps.queues,
-    logger: worker.deps.logger,
-    graceMs: 0,
-    claimTimeouts: claimTimeouts(worker.config),
-    smsBudget: { limits: smsBudgetLimits(worker.config), now },
-    heldEmailAfterMinutes: worker.config.SMS_HELD_EMAIL_AFTER_MINUTES,
-  })();
+const sweep = () => worker.sweeper({ now })();
 
 const statusOf = async (leadId: number) => (await worker.db('sms_messages').where({ lead_id: leadId }).first()).status as string;
 const timeline = async (leadId: number) => {

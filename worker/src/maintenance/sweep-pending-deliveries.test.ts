@@ -1,12 +1,10 @@
 import { Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { smsBudgetLimits } from '@guida/shared/deliveries/sms-budget';
 import { sendGuideSmsJob } from '@guida/shared/jobs/sms';
 import { createLogger } from '@guida/shared/server/logger';
 import { insertLead } from '@guida/testing/lead-fixture';
 import { claimTimeouts } from '../claim-timeouts';
 import { createTestWorker, type TestWorker } from '../testing/test-worker';
-import { createSweepPendingDeliveries } from './sweep-pending-deliveries';
 
 let worker: TestWorker;
 const logger = createLogger({ service: 'sweeper-test', level: 'silent' });
@@ -19,16 +17,7 @@ afterAll(async () => {
   await worker.close();
 });
 
-const sweepWithGrace = (graceMs: number) =>
-  createSweepPendingDeliveries({
-    db: worker.db,
-    queues: worker.deps.queues,
-    logger,
-    graceMs,
-    claimTimeouts: claimTimeouts(worker.config),
-    smsBudget: { limits: smsBudgetLimits(worker.config), now: () => new Date() },
-    heldEmailAfterMinutes: worker.config.SMS_HELD_EMAIL_AFTER_MINUTES,
-  });
+const sweepWithGrace = (graceMs: number) => worker.sweeper({ graceMs, logger });
 
 describe('sweeping unsent deliveries', () => {
   it('enqueues pending and retrying deliveries that have no job, once', async () => {

@@ -5,7 +5,11 @@ import { testRedisUrl } from '@guida/testing/services';
 import { createTestDatabase } from '@guida/testing/test-database';
 import { deleteRedisKeys, uniquePrefix } from '@guida/testing/test-redis';
 import { workerEnvSchema } from '../config';
+import { smsBudgetLimits } from '@guida/shared/deliveries/sms-budget';
+import type { Logger } from '@guida/shared/server/logger';
+import { claimTimeouts } from '../claim-timeouts';
 import { createWorkerDependencies } from '../dependencies';
+import { createSweepPendingDeliveries } from '../maintenance/sweep-pending-deliveries';
 import { startWorkers } from '../start-workers';
 
 /**
@@ -42,6 +46,18 @@ export async function createTestWorker(
     deps,
     runtime,
     db: database.db,
+    /** The sweep as the maintenance queue builds it, without grace unless asked; tests run it themselves. */
+    sweeper({ graceMs = 0, now = () => new Date(), logger = deps.logger }: { graceMs?: number; now?: () => Date; logger?: Logger } = {}) {
+      return createSweepPendingDeliveries({
+        db: database.db,
+        queues: deps.queues,
+        logger,
+        graceMs,
+        claimTimeouts: claimTimeouts(config),
+        smsBudget: { limits: smsBudgetLimits(config), now },
+        heldEmailAfterMinutes: config.SMS_HELD_EMAIL_AFTER_MINUTES,
+      });
+    },
     async close() {
       await runtime?.close(5000);
       await deps.close();
