@@ -7,6 +7,10 @@ export default defineConfig({
     globalSetup: ['testing/src/global-setup.ts'],
     setupFiles: ['testing/src/console-guard.ts'],
     pool: 'forks',
+    // Two files at a time on these 2-core machines (vitest's default would be one): every
+    // file has its own database copy, Redis prefix, ports and processes, and most of a
+    // file's time is spent waiting on them or on Chromium.
+    maxWorkers: 2,
     testTimeout: 30_000,
     // Public pages start their cookie check, widgets and tracking once the browser is idle
     // after hydration (up to 2 s later on a busy machine): the 1 s default is too short.

@@ -212,10 +212,11 @@ async function audit(url: string, port: number, throttling?: Throttling): Promis
   const requests =
     (audits['network-requests']?.details as { items?: { url: string; resourceType?: string; transferSize?: number; resourceSize?: number }[] })
       ?.items ?? [];
-  const lcpDetails = audits['largest-contentful-paint-element']?.details as
-    | { items?: { items?: { node?: { selector?: string; nodeLabel?: string } }[] }[] }
+  // Lighthouse 13 names the LCP element in the LCP breakdown insight: a list whose node item is it.
+  const lcpDetails = audits['lcp-breakdown-insight']?.details as
+    | { items?: { type?: string; selector?: string; nodeLabel?: string }[] }
     | undefined;
-  const lcpNode = lcpDetails?.items?.[0]?.items?.[0]?.node;
+  const lcpNode = lcpDetails?.items?.find((item) => item.type === 'node');
   const used = configSettings.throttling as Throttling;
   return {
     throttling: used,

@@ -39,7 +39,7 @@ export async function buildServer() {
     bundle: true,
     platform: 'node',
     format: 'esm',
-    // The oldest Node the bundles still run on (engines: 20 and 24, decision 037).
+    // The Node the project runs on (engines ^24, decision 056).
     target: 'node24',
     sourcemap: true,
     logLevel: 'warning',

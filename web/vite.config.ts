@@ -4,7 +4,7 @@ import { defineConfig } from 'vite';
 // By path: Vite bundles this file with its packages left to Node, which cannot load a
 // workspace's TypeScript. The values are checked where the pages' loaders read them
 // (app/site-config.server.ts).
-import { providerIdentityOf } from '../shared/src/provider-identity';
+import { providerIdentityOf } from '../shared/src/provider-identity.ts';
 
 const VENDOR_CHUNK = 'react-vendor';
 

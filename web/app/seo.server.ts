@@ -14,4 +14,5 @@ export function pageSeo(path: string, meta: PageMeta, options: { noindex?: boole
   });
 }
 
-export const pathOf = (request: Request) => new URL(request.url).pathname.replace(/(.)\/$/, '$1');
+/** The page's path from the loader's normalized `url` (the raw request of a data load ends in `.data`). */
+export const pathOf = (url: URL) => url.pathname.replace(/(.)\/$/, '$1');

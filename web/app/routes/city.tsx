@@ -36,8 +36,8 @@ function citySections(city: CityPage): ArticleSection[] {
   ];
 }
 
-export function loader({ request }: Route.LoaderArgs) {
-  const path = pathOf(request);
+export function loader({ url }: Route.LoaderArgs) {
+  const path = pathOf(url);
   const city = cityPages.find((page) => page.path === path);
   if (!city) throw data(null, { status: 404 });
   return { city, sections: citySections(city), seo: pageSeo(path, city) };

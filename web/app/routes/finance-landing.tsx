@@ -7,8 +7,8 @@ import { pageSeo, pathOf } from '../seo.server';
 import type { Route } from './+types/finance-landing';
 
 /** Personal-finance landing page: /, /trading-automatico, /ai-trading-native, /trading-news-native. */
-export function loader({ request, params }: Route.LoaderArgs) {
-  const landing = landingForVariant(financeLanding, pathOf(request), params);
+export function loader({ url, params }: Route.LoaderArgs) {
+  const landing = landingForVariant(financeLanding, pathOf(url), params);
   return { ...landing, seo: pageSeo(landing.landingPath, financeLanding) };
 }
 

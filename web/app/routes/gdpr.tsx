@@ -7,8 +7,8 @@ import { controller } from '../site-config.server';
 import type { Route } from './+types/gdpr';
 
 /** Data-protection rights and the form to exercise them. */
-export function loader({ request }: Route.LoaderArgs) {
-  return { page: gdprPage, contactEmail: controller.email, seo: pageSeo(pathOf(request), gdprPage.meta) };
+export function loader({ url }: Route.LoaderArgs) {
+  return { page: gdprPage, contactEmail: controller.email, seo: pageSeo(pathOf(url), gdprPage.meta) };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.seo);

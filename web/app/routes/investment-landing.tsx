@@ -7,8 +7,8 @@ import { pageSeo, pathOf } from '../seo.server';
 import type { Route } from './+types/investment-landing';
 
 /** Investment-education landing page: /market-report-native, /educazione-investimenti. */
-export function loader({ request, params }: Route.LoaderArgs) {
-  const landing = landingForVariant(investmentLanding, pathOf(request), params);
+export function loader({ url, params }: Route.LoaderArgs) {
+  const landing = landingForVariant(investmentLanding, pathOf(url), params);
   return { ...landing, seo: pageSeo(landing.landingPath, investmentLanding) };
 }
 

@@ -7,14 +7,14 @@ import { controller, siteConfig } from '../site-config.server';
 import type { Route } from './+types/privacy';
 
 /** The GDPR art. 13 notice, with the controller and retention periods from the configuration. */
-export function loader({ request }: Route.LoaderArgs) {
+export function loader({ url }: Route.LoaderArgs) {
   const policy = privacyPolicy(controller, {
     leadMonths: siteConfig.RETENTION_MONTHS,
     analyticsMonths: siteConfig.ANALYTICS_RETENTION_MONTHS,
     linkDays: siteConfig.GUIDE_LINK_TTL_DAYS,
     heldEmailMinutes: siteConfig.SMS_HELD_EMAIL_AFTER_MINUTES,
   });
-  return { policy, seo: pageSeo(pathOf(request), policy.meta) };
+  return { policy, seo: pageSeo(pathOf(url), policy.meta) };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.seo);

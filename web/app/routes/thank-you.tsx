@@ -19,8 +19,8 @@ const CONTENT: Record<string, { content: Copy; otherNumber: { prefix: string; co
 };
 
 /** After a request: what happens next, and what to do if the SMS does not arrive. */
-export function loader({ request }: Route.LoaderArgs) {
-  const path = pathOf(request);
+export function loader({ url }: Route.LoaderArgs) {
+  const path = pathOf(url);
   const { content } = CONTENT[path] ?? { content: thankYouNeutral };
   return { path, sms: buildSmsCopy, seo: pageSeo(path, content(buildSmsCopy), { noindex: true }) };
 }

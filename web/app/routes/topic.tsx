@@ -9,8 +9,8 @@ import { pageSeo, pathOf } from '../seo.server';
 import type { Route } from './+types/topic';
 
 /** A topic article (gold, ETF, signals, ...), one route per path of the spec. */
-export function loader({ request }: Route.LoaderArgs) {
-  const path = pathOf(request);
+export function loader({ url }: Route.LoaderArgs) {
+  const path = pathOf(url);
   const topic = topicPages.find((page) => page.path === path);
   if (!topic) throw data(null, { status: 404 });
   const related = topic.related.flatMap((relatedPath) => {

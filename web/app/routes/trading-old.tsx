@@ -20,8 +20,8 @@ function guideChapters(markdown: string) {
   return [...markdown.matchAll(/^## (.+)$/gm)].map((match) => match[1]!.trim());
 }
 
-export function loader({ request }: Route.LoaderArgs) {
-  const path = pathOf(request);
+export function loader({ url }: Route.LoaderArgs) {
+  const path = pathOf(url);
   return {
     content: olderLanding,
     landingPath: path,

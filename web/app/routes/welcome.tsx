@@ -6,8 +6,8 @@ import { buildSmsCopy } from '../site-config.server';
 import { useSmsCopy } from '../features/site-settings';
 import { ThankYouView } from './thank-you';
 
-export function loader({ request }: Route.LoaderArgs) {
-  return { sms: buildSmsCopy, seo: pageSeo(pathOf(request), welcomePage(buildSmsCopy), { noindex: true }) };
+export function loader({ url }: Route.LoaderArgs) {
+  return { sms: buildSmsCopy, seo: pageSeo(pathOf(url), welcomePage(buildSmsCopy), { noindex: true }) };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => metaTags(loaderData?.seo);
