@@ -11,7 +11,9 @@ export default defineConfig({
     // file has its own database copy, Redis prefix, ports and processes, and most of a
     // file's time is spent waiting on them or on Chromium.
     maxWorkers: 2,
-    testTimeout: 30_000,
+    // Some tests start a site of their own (API process, an admin hashed with argon2id) before
+    // the browser opens it: with two files at a time on a busy machine that can pass 30 s.
+    testTimeout: 60_000,
     // Public pages start their cookie check, widgets and tracking once the browser is idle
     // after hydration (up to 2 s later on a busy machine): the 1 s default is too short.
     expect: { poll: { timeout: 5_000 } },

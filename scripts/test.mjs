@@ -17,8 +17,11 @@ import { prepareTestServices } from './lib/test-services.mjs';
 /** @param {string} title @param {string} bin @param {string[]} args @param {string} [cwd] */
 function step(title, bin, args, cwd = ROOT) {
   log('test', title);
+  const started = Date.now();
   const result = spawnSync(join(ROOT, 'node_modules', '.bin', bin), args, { cwd, stdio: 'inherit' });
   if (result.status !== 0) throw new Error(`${title} failed`);
+  // Each step's time, so a slow CI run shows where its minutes went.
+  log('test', `${title}: ${Math.round((Date.now() - started) / 1000)} s`);
 }
 
 await runOnLts(import.meta.url);
@@ -41,7 +44,9 @@ try {
   log('test', 'build the web site (for the browser tests)');
   // The same production build as npm start's, whatever NODE_ENV this shell has.
   const { buildWeb } = await import('./build.mjs');
+  const buildStarted = Date.now();
   buildWeb();
+  log('test', `web build: ${Math.round((Date.now() - buildStarted) / 1000)} s`);
   log('test', 'unit, integration, system and browser tests');
   const vitest = spawnSync(join(ROOT, 'node_modules', '.bin', 'vitest'), ['run'], { cwd: ROOT, stdio: 'inherit' });
   process.exit(vitest.status ?? 1);
