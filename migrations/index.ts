@@ -27,6 +27,9 @@ import * as leadAdConsent from './20261202090000_lead_ad_consent';
 import * as smsTrustAndClientBudgets from './20261204090000_sms_trust_and_client_budgets';
 import * as adminSecondFactor from './20261204120000_admin_second_factor';
 import * as workerHeartbeats from './20261205090000_worker_heartbeats';
+import * as verifiedLeads from './20261206090000_verified_leads';
+import * as smsPriceAndAdSpend from './20261206100000_sms_price_and_ad_spend';
+import * as conversionUploads from './20261206110000_conversion_uploads';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -58,6 +61,9 @@ const migrations: Record<string, Migration> = {
   '20261204090000_sms_trust_and_client_budgets': smsTrustAndClientBudgets,
   '20261204120000_admin_second_factor': adminSecondFactor,
   '20261205090000_worker_heartbeats': workerHeartbeats,
+  '20261206090000_verified_leads': verifiedLeads,
+  '20261206100000_sms_price_and_ad_spend': smsPriceAndAdSpend,
+  '20261206110000_conversion_uploads': conversionUploads,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -21,6 +21,7 @@ import { gdprRouter } from './gdpr/gdpr.routes';
 import { marketingWithdrawalRouter } from './marketing-withdrawal';
 import { challengeRouter } from './challenge';
 import { visitSessionRouter } from './experiments';
+import { googleAdsConversionsRouter } from './google-ads-conversions';
 
 /** Bodies of the other routes (admin, SMS status callbacks) are small; bigger ones get 413. */
 const BODY_LIMIT = '16kb';
@@ -61,6 +62,7 @@ export function createApp(deps: ApiDeps) {
   app.use(liveStatsRouter(deps));
   app.use(visitSessionRouter(deps));
   app.use(challengeRouter(deps));
+  app.use(googleAdsConversionsRouter(deps));
   app.use('/api/admin', adminRouter(deps));
   app.use('/api', apiNotFound);
   app.use(siteRouter(deps));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseEnv } from '@guida/shared/config';
+import { parseEnv } from '@guida/shared/config';
 import { apiEnvSchema } from './config';
+import { apiConfigProblems as problems } from './testing/api-config';
 
 /** The provider every page names, required in production (d.lgs. 70/2003 art. 7). */
 const provider = {
@@ -14,16 +15,6 @@ const base = {
   ADMIN_SECOND_FACTOR_KEY: 't'.repeat(32),
   ...provider,
 };
-const problems = (env: Record<string, string>) => {
-  try {
-    parseEnv(apiEnvSchema, env);
-    return [];
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-};
-
 describe('API configuration', () => {
   it('has working defaults, and empty values count as unset', () => {
     const config = parseEnv(apiEnvSchema, { ...base, PORT: '', SMS_PROVIDER: '' });

@@ -14,6 +14,7 @@ import {
 } from '@guida/shared/config';
 import { alertChannelEnv, requireAlertWebhookSecret } from '@guida/shared/server/alerts/alert-channels';
 import { requireSuppressionSecretInProduction, suppressionEnv } from '@guida/shared/server/marketing-suppression';
+import { googleAdsEnv, requireGoogleAdsExportCredentials } from './google-ads-conversions';
 
 /** Express's names for address ranges, usable in TRUST_PROXY's list. */
 const NAMED_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
@@ -239,6 +240,8 @@ export const apiEnvSchema = z
      */
     WORKER_HEARTBEAT_ALERT_MINUTES: intEnv(3, 1, 1440),
     ...alertChannelEnv,
+    /** Google Ads offline conversions: names, value, the scheduled URL's credentials (decision 062). */
+    ...googleAdsEnv,
   })
   .superRefine(requireTwilioSettings)
   .superRefine(requireHttpsInProduction)
@@ -248,6 +251,7 @@ export const apiEnvSchema = z
   .superRefine(requireProviderInProduction)
   .superRefine(requireSecondFactorInProduction)
   .superRefine(requireAlertWebhookSecret)
+  .superRefine(requireGoogleAdsExportCredentials)
   .transform((config) => ({ ...config, TRUST_PROXY: config.TRUST_PROXY ?? DEVELOPMENT_TRUST_PROXY }));
 
 export type ApiConfig = z.output<typeof apiEnvSchema>;

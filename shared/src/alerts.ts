@@ -6,20 +6,31 @@ import { OPERATOR_TIME_ZONE } from './analytics-rules';
  * texts, shared by the worker's email and the admin's banner. Browser-safe.
  */
 
-export const ALERT_KINDS = ['sms_p95', 'sms_failure_rate', 'crm_failing', 'sms_queue_promise', 'sms_budget', 'no_worker'] as const;
+export const ALERT_KINDS = [
+  'sms_p95',
+  'sms_failure_rate',
+  'crm_failing',
+  'sms_queue_promise',
+  'sms_budget',
+  'no_worker',
+  'conversions_failing',
+] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
+
+/** An outside service that refuses or does not answer every delivery for a while (the CRM, Meta). */
+interface FailingDetails {
+  failingMinutes: number;
+  thresholdMinutes: number;
+  /** Deliveries refused or unanswered since the last one the service took. */
+  failedDeliveries: number;
+  /** The HTTP status of the latest refusal; null when the service did not answer. */
+  lastHttpStatus: number | null;
+}
 
 export interface AlertDetails {
   sms_p95: { p95Seconds: number; thresholdSeconds: number; sms: number; windowMinutes: number };
   sms_failure_rate: { failed: number; finished: number; ratePercent: number; thresholdPercent: number; windowMinutes: number };
-  crm_failing: {
-    failingMinutes: number;
-    thresholdMinutes: number;
-    /** Deliveries refused or unanswered since the last one the CRM took. */
-    failedDeliveries: number;
-    /** The HTTP status of the latest refusal; null when the CRM did not answer. */
-    lastHttpStatus: number | null;
-  };
+  crm_failing: FailingDetails;
   sms_queue_promise: {
     waiting: number;
     oldestWaitSeconds: number;
@@ -35,6 +46,8 @@ export interface AlertDetails {
     lastSeenAt: string | null;
     thresholdMinutes: number;
   };
+  /** The Meta Conversions API refuses or does not answer every conversion (decision 061). */
+  conversions_failing: FailingDetails;
 }
 
 export type AlertIncident = {
@@ -70,6 +83,7 @@ export const ALERT_TITLES: Record<AlertKind, string> = {
   sms_queue_promise: 'Coda SMS oltre la promessa dei 2 minuti',
   sms_budget: 'Budget SMS superato',
   no_worker: 'Nessun worker attivo: SMS, CRM ed email sono fermi',
+  conversions_failing: 'Meta non accetta le conversioni',
 };
 
 /** The measurements of an incident as Italian sentences: numbers and fixed text only. */
@@ -119,6 +133,15 @@ export function alertDetailLines(incident: { [K in AlertKind]: { kind: K; detail
           ? `Nessun worker ha mai segnalato la propria attività (soglia ${minutes(d.thresholdMinutes)}).`
           : `Ultimo segnale di un worker: ${formatAlertTime(d.lastSeenAt)} (soglia ${minutes(d.thresholdMinutes)}).`,
         'I lead vengono registrati, ma SMS, invii al CRM, email e gli altri avvisi restano in attesa finché un worker non riparte.',
+      ];
+    }
+    case 'conversions_failing': {
+      const d = incident.details;
+      return [
+        `Da almeno ${minutes(d.failingMinutes)} la Conversions API di Meta rifiuta o non risponde a ogni conversione (soglia ${minutes(d.thresholdMinutes)}).`,
+        `Conversioni non riuscite dall'ultima accettata: ${number(d.failedDeliveries)}.`,
+        d.lastHttpStatus === null ? 'Ultima risposta: nessuna (Meta non raggiungibile).' : `Ultima risposta: HTTP ${d.lastHttpStatus}.`,
+        'I lead e i loro SMS non ne risentono; i dettagli di ogni conversione sono nella scheda del lead.',
       ];
     }
   }

@@ -122,12 +122,12 @@ export const gdprExportInformation = (retentionMonths: number) => ({
   finalita:
     'Inviarti la guida gratuita che hai richiesto (link personale via SMS, in alternativa via email) e gestire la tua richiesta nel nostro CRM. Comunicazioni promozionali solo con il consenso facoltativo.',
   destinatari:
-    'Il fornitore degli SMS (Twilio), il fornitore del servizio email e il nostro CRM, che trattano i dati per nostro conto.',
+    'Il fornitore degli SMS (Twilio), il fornitore del servizio email e il nostro CRM, che trattano i dati per nostro conto; solo se avevi accettato i cookie di marketing, Meta (email e telefono in forma cifrata, identificativo del clic, browser) e Google (identificativo del clic) per misurare le campagne pubblicitarie, come indicato in conversion_uploads.',
   conservazione: `I dati di ogni richiesta della guida sono conservati per ${retentionMonths} mesi e poi cancellati. La prova del consenso resta in forma pseudonimizzata.`,
   cookie:
     'Le scelte sui cookie sono legate a un identificativo casuale del browser, non al tuo indirizzo email: non possiamo collegarle a te e non compaiono qui.',
   statistiche:
     'Le statistiche di navigazione non contengono nome, email o numero di telefono e non sono collegate alla tua richiesta.',
   tabelle:
-    'ebook_requests: le tue richieste della guida; gdpr_consents: i consensi dati; sms_messages e sms_events: gli SMS inviati; crm_deliveries: gli invii al CRM; email_messages: le email inviate; download_tokens e guide_downloads: il link alla guida e i download; gdpr_data_requests: le tue richieste sui dati; marketing_suppressions: se e quando hai revocato il consenso alle comunicazioni promozionali (lo conserviamo come impronta cifrata del tuo indirizzo email e del tuo numero, anche dopo la cancellazione dei dati, per non scriverti più).',
+    'ebook_requests: le tue richieste della guida; gdpr_consents: i consensi dati; sms_messages e sms_events: gli SMS inviati; crm_deliveries: gli invii al CRM; conversion_uploads: le conversioni comunicate alle piattaforme pubblicitarie (Meta, Google Ads); email_messages: le email inviate; download_tokens e guide_downloads: il link alla guida e i download; gdpr_data_requests: le tue richieste sui dati; marketing_suppressions: se e quando hai revocato il consenso alle comunicazioni promozionali (lo conserviamo come impronta cifrata del tuo indirizzo email e del tuo numero, anche dopo la cancellazione dei dati, per non scriverti più).',
 });

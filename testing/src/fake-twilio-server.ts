@@ -61,6 +61,13 @@ export interface FakeTwilioOptions {
   authToken?: string;
   /** Post status callbacks for every accepted message, as Twilio does. */
   statusCallbacks?: StatusCallbackOptions;
+  /**
+   * The price each message is billed, as Twilio reports it on the message ("-0.07400", in
+   * the account's currency). Like Twilio, a fetch shows it only once the message is final
+   * (delivered, undelivered, failed), and then only from its `afterFetches`-th fetch on
+   * (default 1: at once); before, `price` is null. Without it every price stays null.
+   */
+  prices?: { price: string; unit: string; afterFetches?: number };
 }
 
 export interface FakeTwilio {
@@ -74,6 +81,8 @@ export interface FakeTwilio {
   refused: { status: number; code: number }[];
   /** Every status callback posted on its own (`statusCallbacks` option), in the order answered. */
   statusCallbacks: PostedStatusCallback[];
+  /** The sid of each message fetched one by one (GET .../Messages/{sid}.json), in order. */
+  fetches: string[];
   /** Status callbacks still to post or in flight. */
   statusCallbacksPending(): number;
   /** The next message creations get these answers, in order, instead of being accepted. */
@@ -104,6 +113,9 @@ const CALLBACK_TIMEOUT_MS = 15_000;
 
 const hex = (bytes: number) => randomBytes(bytes).toString('hex');
 
+/** Twilio prices a message once it is final. */
+const FINAL_STATUSES = new Set(['delivered', 'undelivered', 'failed']);
+
 /** Twilio's dates: RFC 2822 in UTC, e.g. "Mon, 16 Aug 2010 03:45:01 +0000". */
 const rfc2822 = (ms: number) => new Date(ms).toUTCString().replace(/GMT$/, '+0000');
 
@@ -131,6 +143,7 @@ export async function startFakeTwilio(options: FakeTwilioOptions = {}): Promise<
   const scripted: ScriptedFailure[] = [];
   let delayMs = 0;
   const statusCallbacks: PostedStatusCallback[] = [];
+  const fetches: string[] = [];
   const callbacks = options.statusCallbacks ? automaticCallbacks(options.statusCallbacks) : null;
 
   const refuse = (res: ServerResponse, failure: ScriptedFailure) => {
@@ -141,6 +154,12 @@ export async function startFakeTwilio(options: FakeTwilioOptions = {}): Promise<
       more_info: `https://www.twilio.com/docs/errors/${failure.code}`,
       status: failure.status,
     });
+  };
+
+  const priceOf = (message: ReceivedSms) => {
+    const prices = options.prices;
+    const fetched = fetches.filter((sid) => sid === message.sid).length;
+    return prices && FINAL_STATUSES.has(message.status) && fetched >= (prices.afterFetches ?? 1) ? prices.price : null;
   };
 
   const messageJson = (message: ReceivedSms) => ({
@@ -155,8 +174,8 @@ export async function startFakeTwilio(options: FakeTwilioOptions = {}): Promise<
     num_media: '0',
     direction: 'outbound-api',
     api_version: API_VERSION,
-    price: null,
-    price_unit: 'USD',
+    price: priceOf(message),
+    price_unit: options.prices?.unit ?? 'USD',
     date_created: rfc2822(message.receivedAt),
     date_updated: rfc2822(message.updatedAt),
     date_sent: message.sentAt === null ? null : rfc2822(message.sentAt),
@@ -259,6 +278,7 @@ export async function startFakeTwilio(options: FakeTwilioOptions = {}): Promise<
     if (onList && req.method === 'POST') return createMessage(req, res);
     if (onList) return listMessages(url.searchParams, res);
     const message = messages.find((m) => m.sid === fetchedSid);
+    if (message) fetches.push(message.sid);
     return message ? sendJson(res, 200, messageJson(message)) : refuse(res, NOT_FOUND);
   });
   server.keepAliveTimeout = 30_000;
@@ -388,6 +408,7 @@ export async function startFakeTwilio(options: FakeTwilioOptions = {}): Promise<
     messages,
     refused,
     statusCallbacks,
+    fetches,
     statusCallbacksPending: () => callbacks?.pending() ?? 0,
     failNext: (...failures) => {
       scripted.push(...failures);

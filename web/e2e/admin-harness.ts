@@ -1,7 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { testAuthenticator, type TestAuthenticator } from '@guida/testing/totp';
+
+/** The value (dd) of a term (dt) inside `scope`: a figure of the admin's pages. */
+export const figure = (scope: Page | Locator, label: string) =>
+  scope.locator('dt', { hasText: label }).locator('xpath=following-sibling::dd[1]');
 
 /** Where the admin signs in: a site of the harness, or any server of the built site. */
 type AdminSite = { baseUrl: string };

@@ -1,11 +1,13 @@
 import type { WorkerConfig } from './config';
 import { SMTP_CLAIM_TIMEOUT_MS } from '@guida/shared/server/mailer';
 import { TWILIO_REQUEST_TIMEOUT_MS } from './providers/twilio-sms-provider';
+import { META_REQUEST_TIMEOUT_MS } from './conversions/meta-capi-client';
 
 export interface ClaimTimeouts {
   sms: number;
   crm: number;
   email: number;
+  conversions: number;
 }
 
 /**
@@ -20,5 +22,6 @@ export function claimTimeouts(config: Pick<WorkerConfig, 'CRM_TIMEOUT_MS'>): Cla
     sms: 3 * TWILIO_REQUEST_TIMEOUT_MS,
     crm: Math.max(30_000, 3 * config.CRM_TIMEOUT_MS),
     email: SMTP_CLAIM_TIMEOUT_MS,
+    conversions: 3 * META_REQUEST_TIMEOUT_MS,
   };
 }

@@ -13,6 +13,7 @@ import {
 import { requireSuppressionSecretInProduction, suppressionEnv } from '@guida/shared/server/marketing-suppression';
 import { webhookSecretProblem, webhookSigningKey } from '@guida/shared/server/webhook-signature';
 import { alertChannelEnv, requireAlertWebhookSecret } from '@guida/shared/server/alerts/alert-channels';
+import { metaConversionsEnv, requireMetaSettings } from './conversions/meta-settings';
 
 /** What LINK_TOKEN_SECRET is when unset: fine on a laptop, refused in production. */
 export const DEVELOPMENT_LINK_TOKEN_SECRET = 'development-only-link-token-secret';
@@ -35,6 +36,8 @@ export const workerEnvSchema = z
     /** The secret being replaced: while set, requests carry a signature with each. */
     CRM_WEBHOOK_SECRET_PREVIOUS: crmWebhookSecret.optional(),
     CRM_TIMEOUT_MS: intEnv(10_000, 100, 120_000),
+    /** The Meta Conversions API (decision 061): on with META_PIXEL_ID and META_CAPI_ACCESS_TOKEN. */
+    ...metaConversionsEnv,
     /** SMTP_URL, EMAIL_FROM and the alert channels, which the API reads too (decision 058). */
     ...alertChannelEnv,
     RETENTION_MONTHS: siteEnv.RETENTION_MONTHS,
@@ -74,6 +77,8 @@ export const workerEnvSchema = z
     CRM_RETRY_BASE_MS: intEnv(60_000, 1, 3_600_000),
     EMAIL_RETRY_BASE_MS: intEnv(30_000, 1, 3_600_000),
     GDPR_RETRY_BASE_MS: intEnv(30_000, 1, 3_600_000),
+    /** Base delay of the SMS price lookups' retries (decision 060): Twilio fills the price in late. */
+    SMS_PRICE_RETRY_BASE_MS: intEnv(60_000, 1, 3_600_000),
     /** How often pending deliveries without a job are looked for, and how old they must be. */
     SWEEP_INTERVAL_MS: intEnv(30_000, 100, 3_600_000),
     SWEEP_GRACE_MS: intEnv(10_000, 0, 3_600_000),
@@ -90,6 +95,7 @@ export const workerEnvSchema = z
   .superRefine(requireHttpsInProduction)
   .superRefine(requireSuppressionSecretInProduction)
   .superRefine(requireAlertWebhookSecret)
+  .superRefine(requireMetaSettings)
   .superRefine((value, ctx) => {
     if (value.NODE_ENV === 'production' && value.LINK_TOKEN_SECRET === DEVELOPMENT_LINK_TOKEN_SECRET) {
       ctx.addIssue({

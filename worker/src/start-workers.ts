@@ -5,16 +5,18 @@ import { startWorkerHeartbeat } from '@guida/shared/server/worker-heartbeats';
 import { alertsQueue } from './alerts/alerts.queue';
 import { startAnalyticsConsumer } from './analytics/analytics-consumer';
 import { claimTimeouts } from './claim-timeouts';
+import { conversionsQueue } from './conversions/conversions.queue';
 import { crmQueue } from './crm/crm.queue';
 import { emailQueue } from './email/email.queue';
 import { gdprQueue } from './gdpr/gdpr.queue';
 import { maintenanceQueue } from './maintenance/maintenance.queue';
 import type { QueueDeclaration, WorkerDeps } from './queue-declaration';
 import { smsQueue } from './sms/sms.queue';
+import { smsPriceQueue } from './sms-price/sms-price.queue';
 import { tracedProcessor } from './traced-processor';
 
 /** Every queue the worker runs, each declared in its feature folder. */
-export const QUEUES: readonly QueueDeclaration[] = [smsQueue, crmQueue, emailQueue, gdprQueue, maintenanceQueue, alertsQueue];
+export const QUEUES: readonly QueueDeclaration[] = [smsQueue, crmQueue, emailQueue, gdprQueue, maintenanceQueue, alertsQueue, smsPriceQueue, conversionsQueue];
 
 const MAX_RETRY_DELAY_MS = 6 * 3600 * 1000;
 

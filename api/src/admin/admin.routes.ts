@@ -25,7 +25,9 @@ import { pendingLogins } from './second-factor/pending-login';
 import { secondFactors } from './second-factor/second-factor';
 import { adminSecondFactorRouter } from './second-factor/second-factor.routes';
 import { adminAlertsRouter } from './alerts/admin-alerts.routes';
+import { adminConversionsRouter } from './conversions/admin-conversions.routes';
 import { adminDataRequestsRouter } from './data-requests/admin-data-requests.routes';
+import { adminCostsRouter } from './costs/admin-costs.routes';
 import { adminExperimentsRouter } from './experiments/admin-experiments.routes';
 import { adminLeadsRouter } from './leads/admin-leads.routes';
 import { adminOverviewRouter } from './overview/admin-overview.routes';
@@ -249,6 +251,8 @@ export function adminRouter(deps: ApiDeps) {
   router.use(adminSmsBudgetRouter(deps));
   router.use(adminAlertsRouter(deps));
   router.use(adminExperimentsRouter(deps));
+  router.use(adminCostsRouter(deps));
+  router.use(adminConversionsRouter(deps));
   router.use(adminSecondFactorRouter(deps, { factors, attemptCode }));
   return router;
 }

@@ -9,6 +9,8 @@ export type AuditAction =
   | 'login_failure'
   | 'logout'
   | 'export_leads_csv'
+  /** The Google Ads conversions file downloaded by an admin (decision 062). */
+  | 'export_google_ads_conversions'
   | 'resend_sms'
   | 'redeliver_crm'
   | 'retry_job'
@@ -26,7 +28,9 @@ export type AuditAction =
   | 'enrol_second_factor'
   | 'use_recovery_code'
   | 'regenerate_recovery_codes'
-  | 'reset_second_factor';
+  | 'reset_second_factor'
+  /** An ad spend CSV imported (decision 060): its rows, how many new and replaced, its first and last day. */
+  | 'import_ad_spend';
 
 /**
  * Who an entry names when no admin acted (a change of the environment, found at a start):

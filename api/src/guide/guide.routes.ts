@@ -1,6 +1,7 @@
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { Router, type Request } from 'express';
+import { deliverToCrmJob } from '@guida/shared/jobs/crm';
 import { guideLinkPages as pages } from '@guida/shared/messages';
 import { sha256Hex } from '@guida/shared/server/personal-data-hash';
 import type { ApiDeps } from '../dependencies';
@@ -65,8 +66,16 @@ export function guideRouter(deps: ApiDeps) {
       return;
     }
     if (isReaderDownload(req)) {
-      await recordDownload(deps.db, row, visitorHash(req));
+      const crmDeliveryId = await recordDownload(deps.db, row, visitorHash(req));
       req.log.info({ leadId: row.lead_id }, 'guide downloaded');
+      // Committed with the download: if Redis is down, the sweeper enqueues it.
+      if (crmDeliveryId !== null) {
+        await deps.queues
+          .enqueue(deliverToCrmJob, { deliveryId: crmDeliveryId, leadId: row.lead_id, event: 'lead.guide_opened' })
+          .catch((error: unknown) => {
+            req.log.warn({ leadId: row.lead_id, err: (error as Error).message }, 'lead.guide_opened not enqueued; the sweeper will');
+          });
+      }
     }
     res.set({
       'Cache-Control': 'private, no-store',

@@ -9,6 +9,7 @@ import {
 } from '@guida/shared/attribution-rules';
 import type { EbookRequest } from '@guida/shared/schemas/lead';
 import { GUIDE_LINK_EMAIL } from '@guida/shared/jobs/email';
+import { insertLeadConversionSql } from '@guida/shared/deliveries/conversion-uploads';
 import { preparedStatement } from '@guida/shared/server/prepared-statement';
 import { marketingChoiceSql } from '../consent';
 import { lockOfferAndReadPlaces } from '../offer';
@@ -61,6 +62,8 @@ export interface InsertLeadResult {
    * this visitor's, claimed first by someone else (whose SMS it received, with their name).
    */
   emailMessageId: number | null;
+  /** The lead's Meta conversion upload (decision 061); null without the ad consent. */
+  conversionUploadId: number | null;
 }
 
 /**
@@ -95,7 +98,10 @@ export interface InsertLeadResult {
  * without JavaScript). Only when that choice accepts marketing does the lead keep its click
  * ids, and record `ad_user_data` and `ad_personalization` as 'granted'; otherwise every click
  * id of both touches is left out (the UTM fields and the referring host stay) and both are
- * 'denied'. The browser's word alone grants nothing.
+ * 'denied'. The browser's word alone grants nothing. A lead the consent rule allows
+ * (shared/src/server/ad-conversion-consent.ts) also gets its pending Meta `Lead`
+ * conversion upload here (decision 061); the worker checks the suppression list before
+ * anything is sent.
  *
  * A marketing consent is recorded only when given, under its own text version:
  * gdpr_consents holds consents given, with the hash of the address (what stays findable
@@ -109,6 +115,7 @@ const insertLeadsStatement = preparedStatement<{
   crm_delivery_id: number;
   repeat_of: number | null;
   email_message_id: number | null;
+  conversion_upload_id: number | null;
 }>(
   'insert-leads',
   `
@@ -155,7 +162,7 @@ lead AS (
     NULLIF(claim.window_lead_id, i.lead_id), i.hero_variant,
     CASE WHEN i.ad_granted THEN 'granted' ELSE 'denied' END, CASE WHEN i.ad_granted THEN 'granted' ELSE 'denied' END
   FROM input i JOIN claim USING (telefono)
-  RETURNING id, telefono, email, repeat_of,
+  RETURNING id, telefono, email, repeat_of, ad_user_data, marketing_consent_withdrawn_at,
     encode(sha256(convert_to(lower(email), 'UTF8')), 'hex') AS email_hash
 ),
 consents AS (
@@ -196,9 +203,12 @@ email AS (
 crm AS (
   INSERT INTO crm_deliveries (lead_id, event) SELECT id, 'lead.created' FROM lead
   RETURNING id, lead_id
-)
-SELECT lead.telefono, lead.id AS lead_id, crm.id AS crm_delivery_id, lead.repeat_of, email.id AS email_message_id
+),
+conversion AS (${insertLeadConversionSql('lead')})
+SELECT lead.telefono, lead.id AS lead_id, crm.id AS crm_delivery_id, lead.repeat_of, email.id AS email_message_id,
+  conversion.id AS conversion_upload_id
 FROM lead JOIN crm ON crm.lead_id = lead.id LEFT JOIN email ON email.lead_id = lead.id
+  LEFT JOIN conversion ON conversion.lead_id = lead.id
 `,
 );
 
@@ -234,7 +244,13 @@ async function storeLeads(db: Knex, leads: NewLead[], offerStartsAt: Date | null
   return leads.map(({ request }) => {
     const row = byPhone.get(request.telefono);
     if (!row) throw new Error('a lead of the batch was not stored');
-    return { leadId: row.lead_id, crmDeliveryId: row.crm_delivery_id, repeatOf: row.repeat_of, emailMessageId: row.email_message_id };
+    return {
+      leadId: row.lead_id,
+      crmDeliveryId: row.crm_delivery_id,
+      repeatOf: row.repeat_of,
+      emailMessageId: row.email_message_id,
+      conversionUploadId: row.conversion_upload_id,
+    };
   });
 }
 

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { sendConversionJob } from '@guida/shared/jobs/conversions';
 import { deliverToCrmJob } from '@guida/shared/jobs/crm';
 import { sendEmailJob } from '@guida/shared/jobs/email';
 import { sendGuideSmsJob } from '@guida/shared/jobs/sms';
@@ -42,7 +43,7 @@ export async function createLead(
   origin: { ip: string | undefined; ipAddress: string | null; userAgent: string | null },
 ): Promise<CreatedLead> {
   const { ip, ...stored } = origin;
-  const { leadId, crmDeliveryId, repeatOf, emailMessageId } = await deps.insertLead({
+  const { leadId, crmDeliveryId, repeatOf, emailMessageId, conversionUploadId } = await deps.insertLead({
     request,
     ...stored,
     smsBudget: await deps.smsBudgetSignals(ip),
@@ -68,6 +69,12 @@ export async function createLead(
         'job not enqueued; the sweeper will add it',
       );
     }
+  }
+  // Not awaited: the ad platform's event never holds the visitor's answer (decision 061).
+  if (conversionUploadId !== null) {
+    deps.queues.enqueue(sendConversionJob, { uploadId: conversionUploadId }).catch((error: Error) => {
+      deps.logger.warn({ leadId, err: error.message }, 'conversion job not enqueued; the sweeper will add it');
+    });
   }
   if (repeatOf === null) deps.logger.info({ leadId }, 'lead stored');
   else deps.logger.info({ leadId, repeatOf, linkByEmail: emailMessageId !== null }, 'lead stored: a repeat within 24 h, no SMS');

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { CONVERSION_SKIP_REASONS, skipUnsentConversionUploads } from '@guida/shared/deliveries/conversion-uploads';
 import { insertCrmDeliveries } from '@guida/shared/deliveries/crm-deliveries';
 import { normaliseEmail } from '@guida/shared/gdpr-rules';
 import { MARKETING_CONSENT_VERSION } from '@guida/shared/lead-rules';
@@ -81,6 +82,8 @@ export function recordWithdrawal(
         trx,
         leadIds.map((id) => ({ leadId: id, subjectLeadId: id, event: 'lead.consent_withdrawn' as const })),
       );
+      // Nothing more of these leads goes to the ad platforms (decision 061).
+      await skipUnsentConversionUploads(trx, leadIds, CONVERSION_SKIP_REASONS.withdrawn);
     }
     const suppressed = await recordSuppression(trx, suppressionHashSecret, [lead, ...leads], {
       source: origin.source,

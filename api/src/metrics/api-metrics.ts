@@ -41,6 +41,20 @@ export function createApiMetrics() {
     registers,
   });
 
+  // Google Ads' scheduled fetches of the conversions file (decision 062).
+  const googleAdsFetches = new Counter({
+    name: 'guida_google_ads_fetches_total',
+    help: 'Requests to the Google Ads conversions URL, by outcome: served, no_credentials, wrong_credentials, insecure (plain HTTP in production).',
+    labelNames: ['outcome'] as const,
+    registers,
+  });
+  const googleAdsConversionsServed = new Counter({
+    name: 'guida_google_ads_conversions_served_total',
+    help: 'Conversions in the files the Google Ads conversions URL served, by event (lead, verified_lead).',
+    labelNames: ['event'] as const,
+    registers,
+  });
+
   const requestDuration = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'Seconds from a request arriving to its answer sent, by method, route template and status class.',
@@ -91,6 +105,8 @@ export function createApiMetrics() {
     /** The text a scrape gets: this process's metrics, or the machine's under a supervisor. */
     read: shareMetricsWithClusterPrimary(registry),
     leadAccepted: () => leadsAccepted.inc(),
+    googleAdsFetched: (outcome: 'served' | 'no_credentials' | 'wrong_credentials' | 'insecure') => googleAdsFetches.inc({ outcome }),
+    googleAdsConversionsServed: (event: string, count: number) => googleAdsConversionsServed.inc({ event }, count),
     leadRefused: (reason: string) => leadsRefused.inc({ reason }),
     /** A provider report that changed an SMS; `delivered` ones also time the whole path. */
     smsReported(status: string, secondsSinceLead: number) {

@@ -4,7 +4,10 @@ import { z } from 'zod';
 import { SMS_FAILED_STATUSES, smsStatusFromTwilio } from '@guida/shared/deliveries/delivery-statuses';
 import { scheduleEmail } from '@guida/shared/deliveries/email-deliveries';
 import { applySmsProviderReport } from '@guida/shared/deliveries/sms-deliveries';
+import { SMS_PRICED_STATUSES } from '@guida/shared/deliveries/sms-prices';
+import { deliverToCrmJob } from '@guida/shared/jobs/crm';
 import { SMS_STATUS_CALLBACK_ID_PARAM, SMS_STATUS_CALLBACK_PATH } from '@guida/shared/jobs/sms';
+import { fetchSmsPriceJob } from '@guida/shared/jobs/sms-price';
 import { apiMessages } from '@guida/shared/messages';
 import type { ApiDeps } from '../dependencies';
 import { forbidden } from '../errors';
@@ -54,8 +57,22 @@ export function smsStatusRouter(deps: ApiDeps) {
         const { leadId } = changed;
         deps.metrics.smsReported(status, changed.secondsSinceLead);
         req.log.info({ leadId, status }, 'SMS status updated');
+        // Committed with the report: if Redis is down, the sweeper enqueues it.
+        if (changed.crmDeliveryId !== null) {
+          await deps.queues
+            .enqueue(deliverToCrmJob, { deliveryId: changed.crmDeliveryId, leadId, event: 'lead.sms_delivered' })
+            .catch((error: unknown) => {
+              req.log.warn({ leadId, err: (error as Error).message }, 'lead.sms_delivered not enqueued; the sweeper will');
+            });
+        }
         if (SMS_FAILED_STATUSES.includes(status)) {
           await scheduleEmail({ db: deps.db, queues: deps.queues, logger: req.log }, { leadId }, 'guide-link');
+        }
+        // Final: Twilio bills it and reports the price later (decision 060); a lost job is swept.
+        if (SMS_PRICED_STATUSES.includes(status)) {
+          await deps.queues.enqueue(fetchSmsPriceJob, { messageSid: callback.MessageSid }).catch((error: unknown) => {
+            req.log.warn({ leadId, err: (error as Error).message }, 'SMS price lookup not enqueued; the sweep will');
+          });
         }
       }
     }

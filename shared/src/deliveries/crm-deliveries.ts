@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { CrmEvent } from '../jobs/crm';
+import type { CrmEvent, CrmVerificationEvent } from '../jobs/crm';
 import { CRM_TRANSITIONS, type DeliveryStatus } from './delivery-statuses';
 import {
   applyTransition,
@@ -105,6 +105,18 @@ export async function insertCrmDeliveries(
     .returning<{ id: number; subject_lead_id: number }[]>(['id', 'subject_lead_id']);
   return rows.map((row) => ({ id: row.id, leadId: row.subject_lead_id }));
 }
+
+/**
+ * SQL for a statement's CTE: the verification event's delivery (decision 059) of each lead
+ * the CTE `leadIdsCte` returns (column `id`), once per lead (a unique index per event,
+ * migration 20261206090000); returns the new rows' `id`. In the statement that set the
+ * lead's timestamp, so the event goes out exactly when it was first set.
+ */
+export const insertVerificationDeliverySql = (event: CrmVerificationEvent, leadIdsCte: string) => `
+INSERT INTO ${TABLE} (lead_id, subject_lead_id, event)
+SELECT id, id, '${event}' FROM ${leadIdsCte}
+ON CONFLICT (lead_id) WHERE event = '${event}' DO NOTHING
+RETURNING id`;
 
 /**
  * Erasure of these leads, in the caller's transaction: every delivery remembers its lead

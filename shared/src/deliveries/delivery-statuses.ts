@@ -104,6 +104,31 @@ export const EMAIL_TRANSITIONS = {
 /** Composing the email failed: the claim goes back to what it was. */
 export const EMAIL_HAND_BACK_FROM = SENDING;
 
+/**
+ * conversion_uploads.status (decision 061): a conversion posted to an ad platform by the
+ * worker (Meta), or recorded as fetched by it (Google Ads: inserted as delivered).
+ */
+export const CONVERSION_TRANSITIONS = {
+  claim: { from: UNSENT, to: 'sending' },
+  /** A claim older than the claim timeout; posting again is safe, the platform dedupes by event_id. */
+  takeOver: { from: SENDING, to: 'sending' },
+  recordDelivered: { from: SENDING, to: 'delivered' },
+  recordRetry: { from: SENDING, to: 'retrying' },
+  recordFailure: { from: SENDING, to: 'failed' },
+  /**
+   * Nothing goes out: the platform is not configured, the consent is gone (withdrawn,
+   * suppressed), the lead was erased, or the event is older than the platform accepts.
+   */
+  skip: { from: UNSENT, to: 'skipped' },
+} as const satisfies Record<string, Transition<DeliveryStatus>>;
+
+/** Conversions by outcome, for the metrics and the alert. */
+export const CONVERSION_DELIVERED: DeliveryStatus = CONVERSION_TRANSITIONS.recordDelivered.to;
+export const CONVERSION_FAILED: DeliveryStatus = CONVERSION_TRANSITIONS.recordFailure.to;
+export const CONVERSION_SKIPPED: DeliveryStatus = CONVERSION_TRANSITIONS.skip.to;
+/** The platform did not take the conversion (yet): retrying or given up. */
+export const CONVERSION_NOT_TAKEN: readonly DeliveryStatus[] = [CONVERSION_TRANSITIONS.recordRetry.to, CONVERSION_FAILED];
+
 /** Statuses a delivery is still on its way in: the admin cannot send it again yet. */
 export const ON_ITS_WAY: readonly (SmsStatus & DeliveryStatus)[] = [...UNSENT, ...SENDING];
 

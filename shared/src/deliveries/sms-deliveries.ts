@@ -14,6 +14,7 @@ import {
   type SmsStatus,
   type Transition,
 } from './delivery-statuses';
+import { insertVerificationDeliverySql } from './crm-deliveries';
 import { dueRows, isClaimable, isTakeOver, sqlList, statusOf, type DueOptions } from './delivery-table';
 import {
   BUDGET_ADDRESS_KEPT_MS,
@@ -320,6 +321,8 @@ export async function reopenSms(db: Knex, leadId: number, linkTtlDays: number, o
         error_code: null,
         error_message: null,
         delivered_at: null,
+        // The new message has a price of its own, added to the earlier one's (sms-prices.ts).
+        price_fetched_at: null,
         updated_at: trx.fn.now(),
       });
     await trx('sms_events').insert({ sms_message_id: sms.id, status: reopen.to, provider_status: origin });
@@ -342,7 +345,7 @@ const RANK_OF_CURRENT_STATUS = `CASE status ${SMS_STATUSES.map(
  * provider's id, so a report that arrives before the worker recorded that id, or after
  * the worker stopped mid-send, still finds it.
  */
-const providerReportStatement = preparedStatement<{ lead_id: number; seconds_since_lead: number }>(
+const providerReportStatement = preparedStatement<{ lead_id: number; seconds_since_lead: number; crm_delivery_id: number | null }>(
   'sms-provider-report',
   `
 WITH changed AS (
@@ -361,8 +364,15 @@ WITH changed AS (
 ), logged AS (
   INSERT INTO sms_events (sms_message_id, status, provider_status, error_code)
   SELECT id, :status, :providerStatus::text, :errorCode FROM changed
+), reached AS (
+  UPDATE ebook_requests l SET reachable_at = now()
+  FROM changed
+  WHERE l.id = changed.lead_id AND :status = 'delivered' AND l.reachable_at IS NULL
+  RETURNING l.id
+), told AS (${insertVerificationDeliverySql('lead.sms_delivered', 'reached')}
 )
-SELECT changed.lead_id, EXTRACT(EPOCH FROM now() - l.created_at)::float8 AS seconds_since_lead
+SELECT changed.lead_id, EXTRACT(EPOCH FROM now() - l.created_at)::float8 AS seconds_since_lead,
+  (SELECT id FROM told) AS crm_delivery_id
 FROM changed JOIN ebook_requests l ON l.id = changed.lead_id
 `,
 );
@@ -378,12 +388,14 @@ export interface ProviderReport {
 
 /**
  * Applies a provider report; when the SMS changed, its lead's id and the seconds since
- * that lead was stored (by PostgreSQL's clock), else null.
+ * that lead was stored (by PostgreSQL's clock), else null. The first `delivered` of a
+ * lead makes it reachable (decision 059) in the same statement, with its
+ * lead.sms_delivered delivery for the CRM (`crmDeliveryId`, to enqueue; null otherwise).
  */
 export async function applySmsProviderReport(
   db: Knex,
   report: ProviderReport,
-): Promise<{ leadId: number; secondsSinceLead: number } | null> {
+): Promise<{ leadId: number; secondsSinceLead: number; crmDeliveryId: number | null } | null> {
   const { rows } = await providerReportStatement(db, {
     providerMessageId: report.providerMessageId,
     smsId: report.smsId,
@@ -393,7 +405,7 @@ export async function applySmsProviderReport(
     errorCode: report.errorCode,
   });
   const row = rows[0];
-  return row ? { leadId: row.lead_id, secondsSinceLead: row.seconds_since_lead } : null;
+  return row ? { leadId: row.lead_id, secondsSinceLead: row.seconds_since_lead, crmDeliveryId: row.crm_delivery_id } : null;
 }
 
 /** Leads whose SMS a worker should run now (see dueRows), and whether its claim was abandoned. */

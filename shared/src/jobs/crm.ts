@@ -1,7 +1,17 @@
 import { z } from 'zod';
 import { defineJob } from './definition';
 
-export const CRM_EVENTS = ['lead.created', 'lead.updated', 'lead.deleted', 'lead.consent_withdrawn'] as const;
+/** The lead became verified (decision 059): each goes out once per lead, when first true. */
+export const CRM_VERIFICATION_EVENTS = ['lead.sms_delivered', 'lead.guide_opened'] as const;
+export type CrmVerificationEvent = (typeof CRM_VERIFICATION_EVENTS)[number];
+
+export const CRM_EVENTS = [
+  'lead.created',
+  'lead.updated',
+  'lead.deleted',
+  'lead.consent_withdrawn',
+  ...CRM_VERIFICATION_EVENTS,
+] as const;
 export type CrmEvent = (typeof CRM_EVENTS)[number];
 
 /** Posts one crm_deliveries row to the operator's CRM webhook. */

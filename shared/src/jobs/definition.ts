@@ -13,7 +13,7 @@ export interface JobDefinition<S extends z.ZodType> {
   attempts: number;
 }
 
-export const QUEUE_NAMES = ['sms', 'crm', 'email', 'gdpr', 'maintenance', 'alerts'] as const;
+export const QUEUE_NAMES = ['sms', 'crm', 'email', 'gdpr', 'maintenance', 'alerts', 'sms-price', 'conversions'] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
 /** Every retried job uses this backoff; the worker's strategy reads per-queue base delays. */

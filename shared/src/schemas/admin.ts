@@ -7,6 +7,7 @@ import { GDPR_REQUEST_STATUSES } from '../gdpr-rules';
 import { CONTACT_KINDS, WITHDRAWAL_SOURCES } from '../marketing-withdrawal';
 import { adminMessages, smsBudgetMessages, validationMessages as m } from '../messages';
 import { safeText } from '../text-rules';
+import { leadCostsSchema } from './admin-costs';
 import { leadConsentSchema } from './gdpr';
 
 /**
@@ -126,6 +127,8 @@ const page = z.coerce.number(invalid).int(invalid).min(1, invalid).default(1);
 const pageSize = (largest: number, fallback: number) =>
   z.coerce.number(invalid).int(invalid).min(1, invalid).max(largest, invalid).default(fallback);
 
+const yesNo = z.enum(['si', 'no'], invalid).optional();
+
 /** Filters of the leads table and of its CSV export (query string). */
 export const leadFiltersSchema = z.object({
   q: optionalText,
@@ -140,7 +143,13 @@ export const leadFiltersSchema = z.object({
   utmContent: optionalText,
   referrerHost: optionalText,
   /** `si`: leads with an ad click id (first or last touch); `no`: leads without one. */
-  clickId: z.enum(['si', 'no'], invalid).optional(),
+  clickId: yesNo,
+  /** Verified leads (decision 059): `si` reachable or engaged, `no` neither. */
+  verified: yesNo,
+  /** `si`: the SMS was reported delivered (reachable); `no`: not (yet). */
+  reachable: yesNo,
+  /** `si`: the guide was downloaded (engaged); `no`: not (yet). */
+  engaged: yesNo,
   ebookType: z.enum(EBOOK_TYPES, invalid).optional(),
   country: z.enum(['IT', 'CH'], invalid).optional(),
   smsStatus: z.enum(SMS_STATUSES, invalid).optional(),
@@ -175,6 +184,10 @@ export const leadSummarySchema = z.object({
   firstTouch: z.object(touchResultShape),
   smsStatus: z.string().nullable(),
   crmStatus: z.string().nullable(),
+  /** When the SMS was first reported delivered (decision 059); null: not reachable (yet). */
+  reachableAt: z.string().nullable(),
+  /** When the guide was first downloaded; null: not engaged (yet). */
+  engagedAt: z.string().nullable(),
   /**
    * The latest refusal of marketing of this lead's email or phone (the suppression list,
    * decision 048); null when neither is on it. A later request keeps its own consent.
@@ -216,6 +229,12 @@ export const leadDetailSchema = z.object({
       errorMessage: z.string().nullable(),
       sentAt: z.string().nullable(),
       deliveredAt: z.string().nullable(),
+      /** What Twilio billed for the lead's SMS (a resend's added), a decimal string; null until priced (decision 060). */
+      price: z.string().nullable(),
+      /** ISO 4217. */
+      priceUnit: z.string().nullable(),
+      /** When the price lookup ended: set without a price when Twilio never reported one. */
+      priceFetchedAt: z.string().nullable(),
       timeline: z.array(
         z.object({
           status: z.string(),
@@ -240,6 +259,27 @@ export const leadDetailSchema = z.object({
     }),
   ),
   emails: z.array(z.object({ kind: z.string(), status: z.string(), attempts: z.number(), sentAt: z.string().nullable() })),
+  /** The conversions sent to (or fetched by) the ad platforms (decision 061), oldest first. */
+  conversions: z.array(
+    z.object({
+      id: z.number(),
+      /** `meta` or `google_ads`. */
+      platform: z.string(),
+      /** `lead` or `verified_lead`. */
+      event: z.string(),
+      eventId: z.string(),
+      status: z.string(),
+      attempts: z.number(),
+      responseStatus: z.number().nullable(),
+      /** The platform's answer in short (events received, trace id): no personal data. */
+      responseSummary: z.string().nullable(),
+      /** Why it failed or was skipped. */
+      lastError: z.string().nullable(),
+      createdAt: z.string(),
+      updatedAt: z.string(),
+      sentAt: z.string().nullable(),
+    }),
+  ),
   download: z
     .object({ expiresAt: z.string(), downloadCount: z.number(), firstDownloadedAt: z.string().nullable() })
     .nullable(),
@@ -259,7 +299,8 @@ export const queueStatsSchema = z.object({
       completed: z.number(),
       /**
        * Of the completed jobs, those whose delivery was skipped, not made (the CRM queue:
-       * no CRM configured); null for queues without skipped deliveries.
+       * no CRM configured; the conversions queue: Meta not configured, or no consent any
+       * more); null for queues without skipped deliveries.
        */
       skipped: z.number().nullable(),
       /** Seconds the oldest waiting job has waited, null when none waits. */
@@ -345,6 +386,13 @@ export const funnelReportSchema = z.object({
       formStart: z.number(),
       formSubmit: z.number(),
       success: z.number(),
+      /**
+       * The leads of the day and split, as stored (not sessions), whose SMS was since delivered
+       * and whose guide was since opened (decision 059); a split with such leads and no landing
+       * recorded (a form sent without JavaScript) has its own row, without visits.
+       */
+      smsDelivered: z.number(),
+      guideOpened: z.number(),
     }),
   ),
   timeOnPage: z.array(z.object({ path: z.string(), exits: z.number(), medianSeconds: z.number(), averageSeconds: z.number() })),
@@ -491,6 +539,13 @@ const smsTiming = z.object({
   withinPromise: z.number(),
 });
 
+/**
+ * Of a group's leads, how many are reachable (SMS delivered), engaged (guide opened) and
+ * verified (either; decision 059), as they stand now: a lead of the period verified since counts.
+ */
+const verificationCounts = { reachable: z.number(), engaged: z.number(), verified: z.number() };
+export type VerificationCounts = { [K in keyof typeof verificationCounts]: number };
+
 /** GET /api/admin/overview: the admin's first screen. Days are Europe/Rome calendar days. */
 export const overviewSchema = z.object({
   generatedAt: z.string(),
@@ -505,17 +560,35 @@ export const overviewSchema = z.object({
   }),
   /** The breakdowns' period: the last `days` days, today included. */
   days: z.number(),
+  /** The period's leads, and how many of them are verified (decision 059). */
+  verification: z.object({ leads: z.number(), ...verificationCounts }),
   /** Visitors: sessions landing on that page (the funnel's "landing" step, decision 016). */
-  byLandingPage: z.array(z.object({ landingPath: z.string(), visitors: z.number(), leads: z.number() })),
+  byLandingPage: z.array(z.object({ landingPath: z.string(), visitors: z.number(), leads: z.number(), ...verificationCounts })),
   /** The funnel's campaign key; "(direct)" without one. */
-  bySource: z.array(z.object({ utmSource: z.string(), visitors: z.number(), leads: z.number() })),
+  bySource: z.array(z.object({ utmSource: z.string(), visitors: z.number(), leads: z.number(), ...verificationCounts })),
   /** Sessions that landed with the campaign (the funnel's landings), and its leads; "" for a field it lacks. */
   byCampaign: z.array(
-    z.object({ utmSource: z.string(), utmMedium: z.string(), utmCampaign: z.string(), visitors: z.number(), leads: z.number() }),
+    z.object({
+      utmSource: z.string(),
+      utmMedium: z.string(),
+      utmCampaign: z.string(),
+      visitors: z.number(),
+      leads: z.number(),
+      ...verificationCounts,
+    }),
   ),
+  /** Leads with an ad platform's click id (first or last touch: gclid, gbraid, wbraid, fbclid, msclkid, ttclid) and without. */
+  byAdClick: z.array(z.object({ adClick: z.boolean(), leads: z.number(), ...verificationCounts })),
   /** Each A/B experiment's hero variants: sessions that viewed the variant, and its leads (decision 041). */
   byVariant: z.array(
-    z.object({ experimentName: z.string(), landingPath: z.string(), variantLabel: z.string(), visitors: z.number(), leads: z.number() }),
+    z.object({
+      experimentName: z.string(),
+      landingPath: z.string(),
+      variantLabel: z.string(),
+      visitors: z.number(),
+      leads: z.number(),
+      ...verificationCounts,
+    }),
   ),
   sms: z.object({
     /** From the request (or a resend) to the provider accepting the SMS, and to the handset's delivery report. */
@@ -547,5 +620,7 @@ export const overviewSchema = z.object({
     placesTaken: z.number(),
     endReason: z.enum(['deadline', 'places']).nullable(),
   }),
+  /** What the period's leads cost, per campaign and day (decision 060). */
+  costs: leadCostsSchema,
 });
 export type Overview = z.infer<typeof overviewSchema>;

@@ -1,4 +1,5 @@
 import { DIRECT_SOURCE } from '../analytics-rules';
+import { CLICK_ID_FIELDS, FIRST_TOUCH_PREFIX, TOUCH_COLUMNS } from '../attribution-rules';
 import { DEFAULT_UTM_SOURCE } from '../lead-rules';
 
 /**
@@ -25,3 +26,10 @@ export const isDirectSource = (value: string | null) => value === null || value 
  */
 export const campaignSourceFilter = (value: string | undefined) =>
   value === DEFAULT_UTM_SOURCE ? DIRECT_SOURCE : value;
+
+/**
+ * SQL: whether a lead (ebook_requests under `alias`) came from an ad click: a click id of
+ * an ad platform (CLICK_ID_FIELDS) with its first or its last touch.
+ */
+export const hasAdClickIdSql = (alias: string) =>
+  `(coalesce(${CLICK_ID_FIELDS.flatMap((field) => [`${alias}.${TOUCH_COLUMNS[field]}`, `${alias}.${FIRST_TOUCH_PREFIX}${TOUCH_COLUMNS[field]}`]).join(', ')}) IS NOT NULL)`;

@@ -8,7 +8,7 @@ import {
   analyticsStreamKey,
   type AnalyticsDeadLetter,
 } from '@guida/shared/jobs/analytics-stream';
-import { CRM_SKIPPED } from '@guida/shared/deliveries/delivery-statuses';
+import { CONVERSION_SKIPPED, CRM_SKIPPED, type DeliveryStatus } from '@guida/shared/deliveries/delivery-statuses';
 import { JOB_RETENTION, QUEUE_NAMES, type QueueName } from '@guida/shared/jobs/definition';
 import type { QueueStats } from '@guida/shared/schemas/admin';
 import type { JobQueues } from '@guida/shared/server/job-queues';
@@ -19,12 +19,13 @@ export const SMS_PROMISE_SECONDS = 120;
 const secondsSince = (timestamp: number, now: number) => Math.max(0, Math.round((now - timestamp) / 1000));
 
 /**
- * CRM deliveries skipped (no CRM configured) over the time BullMQ keeps completed jobs:
- * their jobs completed without delivering anything, and the tab must not call them done.
+ * Deliveries skipped (no CRM, or no Meta Conversions API, configured; a consent gone) over
+ * the time BullMQ keeps completed jobs: their jobs completed without delivering anything,
+ * and the tab must not call them done.
  */
-async function skippedCrmDeliveries(db: Knex) {
-  const row = await db('crm_deliveries')
-    .where('status', CRM_SKIPPED)
+async function skippedDeliveries(db: Knex, table: 'crm_deliveries' | 'conversion_uploads', skipped: DeliveryStatus) {
+  const row = await db(table)
+    .where('status', skipped)
     .andWhereRaw(`updated_at > now() - make_interval(secs => ?)`, [JOB_RETENTION.removeOnComplete.age])
     .count<{ count: string }[]>({ count: '*' })
     .first();
@@ -113,9 +114,12 @@ export async function queueStats(options: {
   now?: number;
 }): Promise<QueueStats> {
   const now = options.now ?? Date.now();
-  const skippedCrm = await skippedCrmDeliveries(options.db);
+  const skipped: Partial<Record<QueueName, number>> = {
+    crm: await skippedDeliveries(options.db, 'crm_deliveries', CRM_SKIPPED),
+    conversions: await skippedDeliveries(options.db, 'conversion_uploads', CONVERSION_SKIPPED),
+  };
   const [queues, analytics] = await Promise.all([
-    Promise.all(QUEUE_NAMES.map((name) => queueCounts(options.queues, name, now, name === 'crm' ? skippedCrm : null))),
+    Promise.all(QUEUE_NAMES.map((name) => queueCounts(options.queues, name, now, skipped[name] ?? null))),
     analyticsStream(options.redis, options.prefix),
   ]);
   const sms = queues.find((queue) => queue.name === 'sms')!;

@@ -9,6 +9,8 @@ import type { ArticleSection, PageMeta } from './types';
  */
 export const PRIVACY_NOTICE_VERSIONS: readonly { effective: `${number}-${number}-${number}`; fingerprint: string }[] = [
   { effective: '2026-11-27', fingerprint: '1b73a96e742a7c5c' },
+  // The ad platforms as recipients of conversions, with marketing cookies only (decision 061).
+  { effective: '2026-11-27', fingerprint: '9ca85c1bea8ee509' },
 ];
 
 /** The values of the configuration the notice states. */
@@ -99,13 +101,14 @@ export function privacyPolicy(
         'Il fornitore di hosting, presso cui si trovano i server, il database e le copie di sicurezza del sito.',
         'Il nostro CRM, il sistema in cui registriamo e gestiamo le richieste ricevute.',
         'Google Ireland Limited e Google LLC, solo se accetti i cookie analitici: in quel caso i dati di navigazione raccolti da Google Analytics, con indirizzo IP anonimizzato, vengono trattati da Google.',
+        "Meta Platforms Ireland Ltd. (Facebook e Instagram) e Google Ireland Limited (Google Ads), solo se hai accettato i cookie di marketing e solo quando promuoviamo il sito con annunci sulle loro piattaforme: per misurare quali campagne portano richieste reali e mostrare gli annunci a chi può esserne interessato. A Meta inviamo dai nostri server il tuo indirizzo email e il tuo numero di cellulare in forma cifrata (un'impronta SHA-256, da cui non si risale al dato), l'identificativo del clic sull'annuncio (fbclid), lo user agent del browser, la pagina e il momento della richiesta e, se avviene, il momento in cui l'SMS risulta consegnato o la guida scaricata. A Google rendiamo disponibile soltanto l'identificativo del clic sull'annuncio (gclid, gbraid o wbraid) con il momento della richiesta o della sua conferma. Non inviamo mai il tuo nome, né l'email o il numero in chiaro. Per questi dati Meta e Google non sono nostri responsabili: li trattano come titolari, secondo i loro termini per gli inserzionisti. Se revochi il consenso al marketing (con il link presente in ogni nostra email o scrivendoci), da quel momento non inviamo più nulla che ti riguardi.",
         'Autorità pubbliche e giudiziarie, soltanto quando la legge ci obbliga a comunicare i dati.',
       ],
     },
     {
       heading: "Trasferimenti fuori dall'UE e dallo SEE",
       paragraphs: [
-        "Alcuni fornitori, come Twilio e Google, hanno sede negli Stati Uniti o possono accedere ai dati da lì. Trasferiamo dati fuori dall'Unione europea e dallo Spazio economico europeo solo quando il trasferimento è protetto da una delle garanzie previste dagli articoli 44–49 del GDPR. Puoi chiederci in ogni momento quali garanzie adottiamo per ciascun fornitore e ottenerne una copia, scrivendo all'indirizzo indicato in questa informativa.",
+        "Alcuni fornitori, come Twilio, Google e Meta, hanno sede negli Stati Uniti o possono accedere ai dati da lì. Trasferiamo dati fuori dall'Unione europea e dallo Spazio economico europeo solo quando il trasferimento è protetto da una delle garanzie previste dagli articoli 44–49 del GDPR. Puoi chiederci in ogni momento quali garanzie adottiamo per ciascun fornitore e ottenerne una copia, scrivendo all'indirizzo indicato in questa informativa.",
         'Le garanzie che utilizziamo sono:',
       ],
       bullets: [

@@ -1,10 +1,13 @@
 import type { Knex } from 'knex';
 import {
+  CONVERSION_DELIVERED,
+  CONVERSION_NOT_TAKEN,
   CRM_DELIVERED,
   CRM_NOT_TAKEN,
   SMS_FAILED_STATUSES,
   SMS_HANDED_OVER,
   SMS_TRANSITIONS,
+  type DeliveryStatus,
 } from '@guida/shared/deliveries/delivery-statuses';
 import { sqlList } from '@guida/shared/deliveries/delivery-table';
 import { smsBudgetOverview } from '@guida/shared/deliveries/sms-deliveries';
@@ -25,6 +28,9 @@ export interface AlertSettings {
   crmFailingMinutes: number;
   /** With no CRM configured every delivery is skipped: nothing can fail. */
   crmConfigured: boolean;
+  conversionsFailingMinutes: number;
+  /** With the Meta Conversions API off every upload is skipped: nothing can fail. */
+  conversionsConfigured: boolean;
   smsBudgetLimits: SmsBudgetLimits;
 }
 
@@ -89,19 +95,33 @@ async function measureSmsFailureRate(
   };
 }
 
+/** An outside service the failing alerts watch: its delivery rows and what counts as taken. */
+interface FailingWatch<K extends 'crm_failing' | 'conversions_failing'> {
+  kind: K;
+  table: string;
+  /** The rows of the service, when the table holds others' too. */
+  scope: Record<string, string>;
+  /** Without the service configured every row is skipped: nothing can fail. */
+  configured: boolean;
+  thresholdMinutes: number;
+  delivered: DeliveryStatus;
+  notTaken: readonly DeliveryStatus[];
+}
+
 /**
- * The CRM fails when its latest attempt failed (refused, or no answer) with no delivery
+ * A service fails when its latest attempt failed (refused, or no answer) with no delivery
  * taken since; the alert needs that observed at every evaluation for N minutes. The
  * first observation is kept in alert_conditions, forgotten at the first success.
  */
-async function measureCrmFailing(
+async function measureFailing<K extends 'crm_failing' | 'conversions_failing'>(
   db: Knex,
   now: Date,
-  settings: AlertSettings,
-): Promise<Measurement<'crm_failing'>> {
-  const latest = settings.crmConfigured
-    ? await db('crm_deliveries')
-        .whereIn('status', [CRM_DELIVERED, ...CRM_NOT_TAKEN])
+  watch: FailingWatch<K>,
+): Promise<Measurement<K>> {
+  const rows = () => db(watch.table).where(watch.scope);
+  const latest = watch.configured
+    ? await rows()
+        .whereIn('status', [watch.delivered, ...watch.notTaken])
         .orderBy('updated_at', 'desc')
         .first<{ status: string; response_status: number | null; updated_at: Date } | undefined>(
           'status',
@@ -109,33 +129,53 @@ async function measureCrmFailing(
           'updated_at',
         )
     : undefined;
-  const failing = latest !== undefined && latest.status !== CRM_DELIVERED;
-  const inactive = (failedDeliveries = 0) => ({
-    active: false,
-    details: {
-      failingMinutes: 0,
-      thresholdMinutes: settings.crmFailingMinutes,
-      failedDeliveries,
-      lastHttpStatus: latest?.response_status ?? null,
-    },
+  const failing = latest !== undefined && latest.status !== watch.delivered;
+  const details = (failedDeliveries = 0, failingMinutes = 0) => ({
+    failingMinutes,
+    thresholdMinutes: watch.thresholdMinutes,
+    failedDeliveries,
+    lastHttpStatus: latest?.response_status ?? null,
   });
   if (!failing) {
-    await db('alert_conditions').where({ kind: 'crm_failing' }).delete();
-    return inactive();
+    await db('alert_conditions').where({ kind: watch.kind }).delete();
+    return { active: false, details: details() } as Measurement<K>;
   }
-  await db('alert_conditions').insert({ kind: 'crm_failing', active_since: now }).onConflict('kind').ignore();
-  const { active_since: since } = await db('alert_conditions').where({ kind: 'crm_failing' }).first<{ active_since: Date }>();
-  const { rows } = await db.raw<{ rows: { failed: number }[] }>(
-    `SELECT count(*)::int AS failed FROM crm_deliveries
-     WHERE status IN (${sqlList(CRM_NOT_TAKEN)})
-       AND updated_at > COALESCE((SELECT max(updated_at) FROM crm_deliveries WHERE status = '${CRM_DELIVERED}'), '-infinity')`,
-  );
+  await db('alert_conditions').insert({ kind: watch.kind, active_since: now }).onConflict('kind').ignore();
+  const { active_since: since } = await db('alert_conditions').where({ kind: watch.kind }).first<{ active_since: Date }>();
+  const lastTaken = rows().where('status', watch.delivered).max('updated_at');
+  const counted = await rows()
+    .whereIn('status', watch.notTaken)
+    .where('updated_at', '>', db.raw(`COALESCE((?), '-infinity')`, [lastTaken]))
+    .count<{ failed: string }[]>({ failed: '*' });
   const failingMinutes = Math.max(0, Math.floor((now.getTime() - since.getTime()) / 60_000));
   return {
-    active: failingMinutes >= settings.crmFailingMinutes,
-    details: { ...inactive(rows[0]!.failed).details, failingMinutes },
-  };
+    active: failingMinutes >= watch.thresholdMinutes,
+    details: details(Number(counted[0]?.failed ?? 0), failingMinutes),
+  } as Measurement<K>;
 }
+
+const measureCrmFailing = (db: Knex, now: Date, settings: AlertSettings) =>
+  measureFailing(db, now, {
+    kind: 'crm_failing',
+    table: 'crm_deliveries',
+    scope: {},
+    configured: settings.crmConfigured,
+    thresholdMinutes: settings.crmFailingMinutes,
+    delivered: CRM_DELIVERED,
+    notTaken: CRM_NOT_TAKEN,
+  });
+
+/** Meta's conversions (decision 061); Google Ads fetches its own, so only Meta's rows can fail. */
+const measureConversionsFailing = (db: Knex, now: Date, settings: AlertSettings) =>
+  measureFailing(db, now, {
+    kind: 'conversions_failing',
+    table: 'conversion_uploads',
+    scope: { platform: 'meta' },
+    configured: settings.conversionsConfigured,
+    thresholdMinutes: settings.conversionsFailingMinutes,
+    delivered: CONVERSION_DELIVERED,
+    notTaken: CONVERSION_NOT_TAKEN,
+  });
 
 /**
  * Would the SMS waiting now leave within the promise at the current rate? The honest
@@ -190,4 +230,5 @@ export const deliveryAlertMeasures = (settings: AlertSettings): AlertMeasures =>
   crm_failing: (db, now) => measureCrmFailing(db, now, settings),
   sms_queue_promise: measureSmsQueuePromise,
   sms_budget: (db, now) => measureSmsBudget(db, now, settings),
+  conversions_failing: (db, now) => measureConversionsFailing(db, now, settings),
 });

@@ -4,6 +4,7 @@ import { alertChannelSettings } from '@guida/shared/server/alerts/alert-channels
 import { createAlertEvaluator } from '@guida/shared/server/alerts/evaluate-alerts';
 import { createAlertNotifier } from '@guida/shared/server/alerts/send-alert-notifications';
 import type { ProcessorDeps, QueueDeclaration } from '../queue-declaration';
+import { metaConversionsSettings } from '../conversions';
 import { deliveryAlertMeasures } from './alert-conditions';
 
 export const evaluateAlertsJob = { name: 'evaluate-alerts' } as const;
@@ -25,6 +26,8 @@ export function alertRuntime({ config, db, logger, mailer }: Pick<ProcessorDeps,
       smsMinCount: config.ALERT_SMS_MIN_COUNT,
       crmFailingMinutes: config.ALERT_CRM_FAILING_MINUTES,
       crmConfigured: Boolean(config.CRM_WEBHOOK_URL),
+      conversionsFailingMinutes: config.ALERT_CONVERSIONS_FAILING_MINUTES,
+      conversionsConfigured: metaConversionsSettings(config) !== null,
       smsBudgetLimits: smsBudgetLimits(config),
     }),
   });

@@ -4,8 +4,8 @@ import type { LeadSuppression } from '@guida/shared/server/marketing-suppression
 import type { LeadRow } from './crm.repo';
 
 /**
- * The JSON the CRM receives for lead.created, lead.updated and lead.consent_withdrawn; see
- * docs/crm-webhook.md. `suppression` is the lead's entry on the suppression list, if any.
+ * The JSON the CRM receives for every event but lead.deleted (lead.created, lead.updated,
+ * lead.consent_withdrawn, lead.sms_delivered, lead.guide_opened); see docs/crm-webhook.md. `suppression` is the lead's entry on the suppression list, if any.
  */
 export function crmPayload(
   delivery: { id: number; event: CrmEvent; created_at: Date },
@@ -54,6 +54,10 @@ export function crmPayload(
        */
       adUserData: lead.ad_user_data,
       adPersonalization: lead.ad_personalization,
+      /** When the provider first reported the lead's SMS delivered (lead.sms_delivered); null until then. */
+      reachableAt: lead.reachable_at?.toISOString() ?? null,
+      /** When the lead first downloaded its guide (lead.guide_opened); null until then. */
+      engagedAt: lead.engaged_at?.toISOString() ?? null,
     },
   };
 }

@@ -24,6 +24,9 @@ export interface LeadRow {
   hero_variant: string | null;
   ad_user_data: AdConsentState;
   ad_personalization: AdConsentState;
+  /** Verification (decision 059): the first delivered SMS, the first real guide download. */
+  reachable_at: Date | null;
+  engaged_at: Date | null;
 }
 
 export function loadLead(db: Knex, leadId: number) {

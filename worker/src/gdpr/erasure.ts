@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { CONVERSION_SKIP_REASONS, skipUnsentConversionUploads } from '@guida/shared/deliveries/conversion-uploads';
 import { insertCrmDeliveries, settleCrmDeliveriesForErasure } from '@guida/shared/deliveries/crm-deliveries';
 import { forgetEmailErrors } from '@guida/shared/deliveries/email-deliveries';
 import { emailHash } from '@guida/shared/server/personal-data-hash';
@@ -80,6 +81,8 @@ export async function eraseLeads(
   const erasedRows: Record<string, number> = await countAttached(trx, leadIds);
 
   erasedRows.crm_deliveries_anonymised = await settleCrmDeliveriesForErasure(trx, leadIds);
+  // Conversion uploads keep the lead's id (subject_lead_id) and what went out; nothing more goes (decision 061).
+  erasedRows.conversion_uploads_skipped = await skipUnsentConversionUploads(trx, leadIds, CONVERSION_SKIP_REASONS.erased);
 
   erasedRows.gdpr_consents_pseudonymised = await trx('gdpr_consents')
     .where((query) => {

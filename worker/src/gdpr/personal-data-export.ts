@@ -133,6 +133,21 @@ export async function collectPersonalData(
         'created_at',
         'delivered_at',
       ),
+    // What went to the ad platforms (decision 061): the recipients of art. 15(1)(c).
+    conversion_uploads: await db('conversion_uploads')
+      .where((query) => void query.whereIn('lead_id', leadIds).orWhereIn('subject_lead_id', leadIds))
+      .orderBy('id')
+      .select<Row[]>(
+        db.raw('id'),
+        db.raw('coalesce(lead_id, subject_lead_id) AS lead_id'),
+        'platform',
+        'event',
+        'status',
+        'attempts',
+        'response_summary',
+        'created_at',
+        'sent_at',
+      ),
     email_messages: await db('email_messages')
       .where((query) => void query.whereIn('lead_id', leadIds).orWhereIn('data_request_id', requestIds))
       .orderBy('id')

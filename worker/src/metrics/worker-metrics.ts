@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { DeliveryStatus } from '@guida/shared/deliveries/delivery-statuses';
 import { SMS_LATENCY_BUCKETS } from '@guida/shared/server/metrics-access';
 import { queueStats } from '@guida/shared/server/queue-stats';
 import { withTimeout } from '@guida/shared/server/with-timeout';
@@ -47,6 +48,12 @@ export function createWorkerMetrics() {
     labelNames: ['final'] as const,
     registers,
   });
+  const conversionUploads = new Counter({
+    name: 'guida_conversion_uploads_total',
+    help: 'Conversions sent to an ad platform (decision 061), by platform, event and outcome: delivered, retrying, failed (no retry left) or skipped (not configured, no consent, lead erased, too old).',
+    labelNames: ['platform', 'event', 'outcome'] as const,
+    registers,
+  });
 
   return {
     registry,
@@ -56,6 +63,8 @@ export function createWorkerMetrics() {
     },
     smsFailed: (reason: string, final: boolean) => smsFailed.inc({ reason, final: String(final) }),
     crmFailed: (final: boolean) => crmFailures.inc({ final: String(final) }),
+    conversionUpload: (platform: string, event: string, outcome: DeliveryStatus) =>
+      conversionUploads.inc({ platform, event, outcome }),
     /** Adds the gauges read at scrape time from these connections. */
     readAtScrapeTime: (sources: Sources) => registerScrapeTimeGauges(registry, sources),
   };

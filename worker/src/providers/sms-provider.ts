@@ -1,3 +1,5 @@
+import type { ReportedPrice } from '@guida/shared/deliveries/sms-prices';
+
 export interface OutgoingSms {
   to: string;
   body: string;
@@ -21,6 +23,11 @@ export interface SmsProvider {
   send(message: OutgoingSms): Promise<{ providerMessageId: string }>;
   /** The provider's id of an SMS matching the query, or null when it never got one. */
   findSent(query: SentSmsQuery): Promise<{ providerMessageId: string } | null>;
+  /**
+   * What the provider billed for a message, null while it has not said (decision 060);
+   * absent for a provider that bills nothing (the outbox).
+   */
+  fetchPrice?(providerMessageId: string): Promise<ReportedPrice | null>;
 }
 
 /**

@@ -38,6 +38,15 @@ class BaseUrlRequestClient extends twilio.RequestClient {
 /** What we rely on in Twilio's answer to "create message". */
 const createdMessageSchema = z.object({ sid: z.string().regex(/^(SM|MM)[0-9a-f]{32}$/i) });
 
+/**
+ * What we rely on in Twilio's answer to "fetch message" for its price: a decimal string,
+ * negative for a cost, and its ISO 4217 currency; both null until Twilio fills them in.
+ */
+const pricedMessageSchema = z.object({
+  price: z.string().regex(/^-?\d{1,7}(\.\d+)?$/).nullable(),
+  priceUnit: z.string().regex(/^[A-Za-z]{3}$/).nullable(),
+});
+
 export interface TwilioSettings {
   accountSid: string;
   authToken: string;
@@ -105,6 +114,22 @@ export function createTwilioSmsProvider(settings: TwilioSettings): SmsProvider {
         (message) => message.body?.includes(marker) && message.dateCreated !== null && message.dateCreated >= since,
       );
       return found ? { providerMessageId: found.sid } : null;
+    },
+    async fetchPrice(providerMessageId) {
+      let message: unknown;
+      try {
+        message = await client.messages(providerMessageId).fetch();
+      } catch (error) {
+        // Twilio no longer knows the message (or never did): no price will ever come.
+        if ((error as { status?: unknown }).status === 404) {
+          throw new SmsSendError('Twilio does not know the message', 'permanent', String((error as { code?: unknown }).code ?? 'http-404'));
+        }
+        throw classifyTwilioError(error);
+      }
+      const parsed = pricedMessageSchema.safeParse(message);
+      if (!parsed.success) throw new SmsSendError('unexpected answer from Twilio (message price)', 'transient', null);
+      const { price, priceUnit } = parsed.data;
+      return price === null || priceUnit === null ? null : { price, unit: priceUnit.toUpperCase() };
     },
   };
 }

@@ -1,16 +1,17 @@
 import type { Knex } from 'knex';
 import { DIRECT_SOURCE, OPERATOR_TIME_ZONE } from '@guida/shared/analytics-rules';
-import {
-  ATTRIBUTION_COLUMNS,
-  CLICK_ID_FIELDS,
-  FIRST_TOUCH_PREFIX,
-  TOUCH_COLUMNS,
-  touchOfRow,
-} from '@guida/shared/attribution-rules';
+import { ATTRIBUTION_COLUMNS, FIRST_TOUCH_PREFIX, TOUCH_COLUMNS, touchOfRow } from '@guida/shared/attribution-rules';
 import type { AdConsentState } from '@guida/shared/cookie-consent-rules';
 import type { LeadDetail, LeadFilters, LeadOrder, LeadSummary } from '@guida/shared/schemas/admin';
-import { campaignSourceFilter, isDirectSource, isDirectSourceSql } from '@guida/shared/server/campaign-source-sql';
+import {
+  campaignSourceFilter,
+  hasAdClickIdSql,
+  isDirectSource,
+  isDirectSourceSql,
+} from '@guida/shared/server/campaign-source-sql';
 import { suppressionsOf, type LeadSuppression } from '@guida/shared/server/marketing-suppression';
+import { conversionUploadsOfLead } from '@guida/shared/deliveries/conversion-uploads';
+import { isEngagedSql, isReachableSql, isVerifiedSql } from '@guida/shared/server/verified-lead-sql';
 
 
 const SUMMARY_COLUMNS = [
@@ -28,6 +29,8 @@ const SUMMARY_COLUMNS = [
   ...ATTRIBUTION_COLUMNS.map((column) => `l.${column}`),
   's.status as sms_status',
   'c.status as crm_status',
+  'l.reachable_at',
+  'l.engaged_at',
 ];
 
 interface SummaryRow {
@@ -46,6 +49,8 @@ interface SummaryRow {
   [attribution: string]: unknown;
   sms_status: string | null;
   crm_status: string | null;
+  reachable_at: Date | null;
+  engaged_at: Date | null;
 }
 
 const FIRST_UTM_SOURCE = `${FIRST_TOUCH_PREFIX}${TOUCH_COLUMNS.utmSource}`;
@@ -77,14 +82,21 @@ export function toSummary(stored: SummaryRow, suppression: LeadSuppression | und
     firstTouch: touchOfRow(row, FIRST_TOUCH_PREFIX),
     smsStatus: row.sms_status,
     crmStatus: row.crm_status,
+    reachableAt: row.reachable_at?.toISOString() ?? null,
+    engagedAt: row.engaged_at?.toISOString() ?? null,
     marketingSuppressedAt: suppression?.suppressedAt.toISOString() ?? null,
   };
 }
 
 /** Filters on the last touch (the columns named like the parameters). */
 const TEXT_TOUCH_FILTERS = ['utmSource', 'utmMedium', 'utmCampaign', 'utmTerm', 'utmContent', 'referrerHost'] as const;
-/** Whether a click id of an ad platform came with the first or the last touch. */
-const HAS_CLICK_ID = `(coalesce(${CLICK_ID_FIELDS.flatMap((field) => [`l.${TOUCH_COLUMNS[field]}`, `l.${FIRST_TOUCH_PREFIX}${TOUCH_COLUMNS[field]}`]).join(', ')}) IS NOT NULL)`;
+/** The yes/no filters on a condition of the lead: `si` selects the leads where it holds. */
+const YES_NO_FILTERS = {
+  clickId: hasAdClickIdSql('l'),
+  verified: isVerifiedSql('l'),
+  reachable: isReachableSql('l'),
+  engaged: isEngagedSql('l'),
+} as const;
 
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 
@@ -122,7 +134,10 @@ function filteredLeads(db: Knex, filters: Partial<LeadFilters>) {
       query.where(`l.${TOUCH_COLUMNS[field]}`, value);
     }
   }
-  if (filters.clickId) query.whereRaw(`${HAS_CLICK_ID} = ?`, [filters.clickId === 'si']);
+  for (const [field, condition] of Object.entries(YES_NO_FILTERS)) {
+    const value = filters[field as keyof typeof YES_NO_FILTERS];
+    if (value) query.whereRaw(`${condition} = ?`, [value === 'si']);
+  }
   if (filters.ebookType) query.where('l.ebook_type', filters.ebookType);
   if (filters.country) query.where('l.country', filters.country);
   if (filters.smsStatus) query.where('s.status', filters.smsStatus);
@@ -232,12 +247,13 @@ export async function findLeadDetail(db: Knex, suppressionHashSecret: string, id
     ]);
   if (!lead) return null;
 
-  const [sms, crm, emails, download, suppressions] = await Promise.all([
+  const [sms, crm, emails, download, suppressions, conversions] = await Promise.all([
     db('sms_messages').where({ lead_id: id }).first(),
     db('crm_deliveries').where({ lead_id: id }).orderBy('id'),
     db('email_messages').where({ lead_id: id }).orderBy('id'),
     db('download_tokens').where({ lead_id: id }).first(),
     suppressionsOf(db, suppressionHashSecret, [lead]),
+    conversionUploadsOfLead(db, id),
   ]);
   const suppression = suppressions.get(id);
   const timeline = sms
@@ -271,6 +287,9 @@ export async function findLeadDetail(db: Knex, suppressionHashSecret: string, id
           errorMessage: sms.error_message,
           sentAt: iso(sms.sent_at),
           deliveredAt: iso(sms.delivered_at),
+          price: sms.price,
+          priceUnit: sms.price_unit,
+          priceFetchedAt: iso(sms.price_fetched_at),
           timeline: timeline.map((event) => ({
             status: event.status,
             at: event.occurred_at.toISOString(),
@@ -295,6 +314,20 @@ export async function findLeadDetail(db: Knex, suppressionHashSecret: string, id
       status: email.status,
       attempts: email.attempts,
       sentAt: iso(email.sent_at),
+    })),
+    conversions: conversions.map((upload) => ({
+      id: upload.id,
+      platform: upload.platform,
+      event: upload.event,
+      eventId: upload.event_id,
+      status: upload.status,
+      attempts: upload.attempts,
+      responseStatus: upload.response_status,
+      responseSummary: upload.response_summary,
+      lastError: upload.last_error,
+      createdAt: upload.created_at.toISOString(),
+      updatedAt: upload.updated_at.toISOString(),
+      sentAt: iso(upload.sent_at),
     })),
     download: download
       ? {

@@ -122,6 +122,9 @@ describe('GET /api/admin/leads', () => {
       },
       smsStatus: 'delivered',
       crmStatus: 'delivered',
+      // Set by the provider's report, not by the status alone (decision 059): none came.
+      reachableAt: null,
+      engagedAt: null,
       marketingSuppressedAt: null,
     });
     const second = await list({ page: 2, pageSize: 2 });
@@ -248,19 +251,20 @@ describe('GET /api/admin/leads/export.csv', () => {
       'id;data (ora di Roma);nome;cognome;email;telefono;paese;guida;fonte;pagina;utm_source;utm_medium;utm_campaign;consenso_privacy;consenso_marketing;versione_consenso;versione_consenso_marketing;stato_sms;stato_crm;' +
         'utm_term;utm_content;gclid;gbraid;wbraid;fbclid;msclkid;ttclid;referrer_host;' +
         'first_utm_source;first_utm_medium;first_utm_campaign;first_utm_term;first_utm_content;first_gclid;first_gbraid;first_wbraid;first_fbclid;first_msclkid;first_ttclid;first_referrer_host;' +
-        'variante_hero;consenso_marketing_revocato_il;marketing_soppresso_dal;ad_user_data;ad_personalization',
+        'variante_hero;consenso_marketing_revocato_il;marketing_soppresso_dal;ad_user_data;ad_personalization;' +
+        'sms_consegnato_il;guida_aperta_il;verificato',
     );
     expect(lines).toHaveLength(5);
     expect(lines[4]).toBe('');
     // Carla's row: formulas get a leading apostrophe; quotes and separators are quoted.
     expect(lines[1]).toBe(
       // Times in Italian time: 00:30 on the 6th, not 23:30 UTC on the 5th.
-      `${carla.leadId};2026-11-06 00:30:00;"'=HYPERLINK(""http://x.example"",""clic"")";"'+Rossi; ""la"" terza";'@carla@example.it;'+393479998877;IT;general;direct;/trading-old;;;;sì;no;1.0;;pending;pending${';'.repeat(24)};denied;denied`,
+      `${carla.leadId};2026-11-06 00:30:00;"'=HYPERLINK(""http://x.example"",""clic"")";"'+Rossi; ""la"" terza";'@carla@example.it;'+393479998877;IT;general;direct;/trading-old;;;;sì;no;1.0;;pending;pending${';'.repeat(24)};denied;denied;;;no`,
     );
-    expect(lines[2]).toMatch(new RegExp(`^${bruno.leadId};.*;bruno@example\\.ch;.*;sì;sì;1\\.0;1\\.0;failed;pending;;video-b;;;;;;;;;;;;;;;;IwAR0bruno;;;;;;;granted;granted$`));
+    expect(lines[2]).toMatch(new RegExp(`^${bruno.leadId};.*;bruno@example\\.ch;.*;sì;sì;1\\.0;1\\.0;failed;pending;;video-b;;;;;;;;;;;;;;;;IwAR0bruno;;;;;;;granted;granted;;;no$`));
     expect(lines[3]).toContain(`${anna.leadId};2026-11-02 09:00:00;Anna;Verdi;anna.verdi@example.it;'+393471112233;IT`);
     expect(lines[3]).toMatch(
-      /;delivered;delivered;guida risparmio;;Cj0KCQiA-anna;;;;;;www\.google\.com;newsletter;email;;;;;;;;;;mail\.example\.it;b;;;granted;granted$/,
+      /;delivered;delivered;guida risparmio;;Cj0KCQiA-anna;;;;;;www\.google\.com;newsletter;email;;;;;;;;;;mail\.example\.it;b;;;granted;granted;;;no$/,
     );
 
     const filtered = await admin.agent.get('/api/admin/leads/export.csv').query({ country: 'CH' });

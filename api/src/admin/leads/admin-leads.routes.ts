@@ -50,6 +50,10 @@ const CSV_HEADER = [
   // Google Consent Mode v2's names and values, as the ad platforms' uploads take them (decision 049).
   'ad_user_data',
   'ad_personalization',
+  // Verification (decision 059): SMS delivered, guide opened, and either.
+  'sms_consegnato_il',
+  'guida_aperta_il',
+  'verificato',
 ];
 
 /** The names of the filters an export used, in a stable order. */
@@ -112,6 +116,9 @@ export function adminLeadsRouter(deps: ApiDeps) {
       operatorDateTime(row.marketing_suppressed_at),
       row.ad_user_data,
       row.ad_personalization,
+      operatorDateTime(row.reachable_at),
+      operatorDateTime(row.engaged_at),
+      row.reachable_at || row.engaged_at ? 'sì' : 'no',
     ]);
     await pipeline(csv, res).catch((error: unknown) => {
       // Headers are gone: the broken download is all the admin can see; the log says why.

@@ -12,12 +12,14 @@ import {
   SMS_HELD,
 } from '@guida/shared/deliveries/delivery-statuses';
 import { sqlList } from '@guida/shared/deliveries/delivery-table';
-import type { Overview } from '@guida/shared/schemas/admin';
-import { campaignSourceSql } from '@guida/shared/server/campaign-source-sql';
+import type { Overview, VerificationCounts } from '@guida/shared/schemas/admin';
+import { campaignSourceSql, hasAdClickIdSql } from '@guida/shared/server/campaign-source-sql';
 import { SMS_PROMISE_SECONDS } from '@guida/shared/server/queue-stats';
 import { SMS_WAIT_STARTED_SQL } from '@guida/shared/server/sms-wait-started-sql';
+import { isEngagedSql, isReachableSql } from '@guida/shared/server/verified-lead-sql';
 import { experimentCounts } from '../experiments/experiment-counts.repo';
 import { funnelByDay } from '../reports/funnel.repo';
+import { leadCosts } from './lead-costs.repo';
 import { addDays, operatorDay, startOfOperatorDay } from '../reports/report-range';
 
 /**
@@ -48,66 +50,98 @@ async function leadsByDay(db: Knex, today: string) {
   return { today: sumOfLast(1), last7Days: sumOfLast(7), last30Days: sumOfLast(TREND_DAYS), byDay };
 }
 
+/** A group's leads and how many of them are verified (decision 059). */
+type LeadCounts = { leads: number } & VerificationCounts;
+const noLeads = (): LeadCounts => ({ leads: 0, reachable: 0, engaged: 0, verified: 0 });
+const addLeads = (to: LeadCounts, from: LeadCounts) => {
+  to.leads += from.leads;
+  to.reachable += from.reachable;
+  to.engaged += from.engaged;
+  to.verified += from.verified;
+};
+
+/** SQL: the select list of a group's LeadCounts, over rows with the boolean columns `reachable` and `engaged`. */
+const LEAD_COUNTS_SQL = `count(*)::int AS leads,
+  count(*) FILTER (WHERE reachable)::int AS reachable,
+  count(*) FILTER (WHERE engaged)::int AS engaged,
+  count(*) FILTER (WHERE reachable OR engaged)::int AS verified`;
+
 /** One grouping set's row: the columns outside its set are NULL. */
-interface LeadGroupRow {
+interface LeadGroupRow extends LeadCounts {
   landing_path: string | null;
   utm_source: string | null;
   utm_medium: string | null;
   utm_campaign: string | null;
+  ad_click: boolean | null;
+  is_total: boolean;
   by_page: boolean;
+  by_ad_click: boolean;
   by_source: boolean;
-  leads: number;
 }
 
 /**
- * Leads and visitors by landing page, by source and by campaign over [from, to). Visitors
- * are the funnel's landings (its daily rollup, decision 016), split like the leads: a lead
- * without campaign, stored as NULL or 'direct', is in the funnel's DIRECT_SOURCE bucket.
+ * Leads and visitors by landing page, by source, by campaign and by ad click over [from,
+ * to), with how many of those leads are verified by now. Visitors are the funnel's
+ * landings (its daily rollup, decision 016), split like the leads: a lead without
+ * campaign, stored as NULL or 'direct', is in the funnel's DIRECT_SOURCE bucket. The
+ * funnel has no click ids, so the ad-click split has leads only.
  */
 async function breakdowns(db: Knex, from: Date, to: Date) {
   const [leadGroups, funnel] = await Promise.all([
     db.raw<{ rows: LeadGroupRow[] }>(
-      `SELECT landing_path, utm_source, utm_medium, utm_campaign,
+      `SELECT landing_path, utm_source, utm_medium, utm_campaign, ad_click,
+         GROUPING(landing_path, utm_source, ad_click) = 7 AS is_total,
          GROUPING(landing_path) = 0 AS by_page,
+         GROUPING(ad_click) = 0 AS by_ad_click,
          GROUPING(utm_medium) = 1 AS by_source,
-         count(*)::int AS leads
+         ${LEAD_COUNTS_SQL}
        FROM (
          SELECT coalesce(landing_path, '') AS landing_path,
            ${campaignSourceSql('utm_source')} AS utm_source,
            coalesce(utm_medium, '') AS utm_medium,
-           coalesce(utm_campaign, '') AS utm_campaign
-         FROM ebook_requests
+           coalesce(utm_campaign, '') AS utm_campaign,
+           ${hasAdClickIdSql('l')} AS ad_click,
+           ${isReachableSql('l')} AS reachable,
+           ${isEngagedSql('l')} AS engaged
+         FROM ebook_requests l
          WHERE created_at >= :from AND created_at < :to
        ) l
-       GROUP BY GROUPING SETS ((landing_path), (utm_source), (utm_source, utm_medium, utm_campaign))`,
+       GROUP BY GROUPING SETS ((landing_path), (utm_source), (utm_source, utm_medium, utm_campaign), (ad_click), ())`,
       { from, to },
     ),
     funnelByDay(db, { from, to }),
   ]);
-  const pages = new Map<string, { landingPath: string; visitors: number; leads: number }>();
-  const sources = new Map<string, { utmSource: string; visitors: number; leads: number }>();
+  const pages = new Map<string, Overview['byLandingPage'][number]>();
+  const sources = new Map<string, Overview['bySource'][number]>();
   const campaigns = new Map<string, Overview['byCampaign'][number]>();
   const page = (landingPath: string) =>
-    pages.get(landingPath) ?? pages.set(landingPath, { landingPath, visitors: 0, leads: 0 }).get(landingPath)!;
+    pages.get(landingPath) ?? pages.set(landingPath, { landingPath, visitors: 0, ...noLeads() }).get(landingPath)!;
   const source = (utmSource: string) =>
-    sources.get(utmSource) ?? sources.set(utmSource, { utmSource, visitors: 0, leads: 0 }).get(utmSource)!;
+    sources.get(utmSource) ?? sources.set(utmSource, { utmSource, visitors: 0, ...noLeads() }).get(utmSource)!;
   const campaign = (utmSource: string, utmMedium: string, utmCampaign: string) => {
     const key = JSON.stringify([utmSource, utmMedium, utmCampaign]);
-    return campaigns.get(key) ?? campaigns.set(key, { utmSource, utmMedium, utmCampaign, visitors: 0, leads: 0 }).get(key)!;
+    return campaigns.get(key) ?? campaigns.set(key, { utmSource, utmMedium, utmCampaign, visitors: 0, ...noLeads() }).get(key)!;
   };
   for (const row of funnel) {
     page(row.landing_path).visitors += row.landing;
     source(row.utm_source).visitors += row.landing;
     campaign(row.utm_source, row.utm_medium, row.utm_campaign).visitors += row.landing;
   }
+  const verification = noLeads();
+  // Both splits always show: with and without a click id, zero or not.
+  const byAdClick = [true, false].map((adClick) => ({ adClick, ...noLeads() }));
   for (const row of leadGroups.rows) {
-    if (row.by_page) page(row.landing_path!).leads += row.leads;
-    else if (row.by_source) source(row.utm_source!).leads += row.leads;
-    else campaign(row.utm_source!, row.utm_medium!, row.utm_campaign!).leads += row.leads;
+    if (row.is_total) addLeads(verification, row);
+    else if (row.by_page) addLeads(page(row.landing_path!), row);
+    else if (row.by_ad_click) addLeads(byAdClick.find((split) => split.adClick === row.ad_click)!, row);
+    else if (row.by_source) addLeads(source(row.utm_source!), row);
+    else addLeads(campaign(row.utm_source!, row.utm_medium!, row.utm_campaign!), row);
   }
   const mostLeadsFirst = <T extends { leads: number; visitors: number }>(a: T, b: T) =>
     b.leads - a.leads || b.visitors - a.visitors;
   return {
+    verification,
+    byAdClick,
     byLandingPage: [...pages.values()].sort((a, b) => mostLeadsFirst(a, b) || a.landingPath.localeCompare(b.landingPath)),
     bySource: [...sources.values()].sort((a, b) => mostLeadsFirst(a, b) || a.utmSource.localeCompare(b.utmSource)),
     byCampaign: [...campaigns.values()].sort(
@@ -120,7 +154,7 @@ async function breakdowns(db: Knex, from: Date, to: Date) {
   };
 }
 
-/** Visitors and leads per hero variant of each A/B experiment over [from, to) (decision 041). */
+/** Visitors and leads (and of them the verified) per hero variant of each A/B experiment over [from, to) (decision 041). */
 async function byVariant(db: Knex, from: Date, to: Date): Promise<Overview['byVariant']> {
   const perExperiment = await Promise.all(
     HERO_EXPERIMENTS.map(async (experiment) =>
@@ -130,6 +164,9 @@ async function byVariant(db: Knex, from: Date, to: Date): Promise<Overview['byVa
         variantLabel: experiment.variants.find((variant) => variant.id === counts.variantId)?.label ?? counts.variantId,
         visitors: counts.visitors,
         leads: counts.leads,
+        reachable: counts.reachable,
+        engaged: counts.engaged,
+        verified: counts.verified,
       })),
     ),
   );
@@ -275,13 +312,14 @@ async function backlogs(db: Knex, now: Date) {
 export async function overview(db: Knex, { now, days }: { now: Date; days: number }): Promise<Omit<Overview, 'offer'>> {
   const today = operatorDay(now);
   const [from, to] = [startOfOperatorDay(addDays(today, 1 - days)), startOfOperatorDay(addDays(today, 1))];
-  const [leads, split, variants, sms, failuresByReason, queues] = await Promise.all([
+  const [leads, split, variants, sms, failuresByReason, queues, costs] = await Promise.all([
     leadsByDay(db, today),
     breakdowns(db, from, to),
     byVariant(db, from, to),
     smsTiming(db, now),
     smsFailuresByReason(db, now),
     backlogs(db, now),
+    leadCosts(db, { from, to, fromDay: addDays(today, 1 - days), toDay: today }),
   ]);
   return {
     generatedAt: now.toISOString(),
@@ -292,5 +330,6 @@ export async function overview(db: Knex, { now, days }: { now: Date; days: numbe
     byVariant: variants,
     sms: { ...sms, failuresByReason, held: queues.held },
     crm: queues.crm,
+    costs,
   };
 }

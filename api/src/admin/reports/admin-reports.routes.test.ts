@@ -78,9 +78,11 @@ describe('GET /api/admin/funnel', () => {
     expect(response.status).toBe(200);
     const none = { utmMedium: '', utmCampaign: '', utmTerm: '', utmContent: '', heroVariant: '' };
     const ad = { utmSource: 'google', utmMedium: 'cpc', utmCampaign: 'autunno', utmTerm: 'guida', utmContent: 'annuncio-b', heroVariant: 'b' };
+    // No lead of the period has had its SMS delivered or its guide opened (see funnel-verified-leads.test.ts).
+    const unverified = { smsDelivered: 0, guideOpened: 0 };
     expect(response.body.days).toEqual([
-      { day: '2026-11-10', landingPath: '/', utmSource: 'google', ...none, landing: 2, formView: 2, formStart: 1, formSubmit: 1, success: 1 },
-      { day: '2026-11-10', landingPath: '/trading-automatico', ...ad, landing: 1, formView: 1, formStart: 1, formSubmit: 0, success: 0 },
+      { day: '2026-11-10', landingPath: '/', utmSource: 'google', ...none, landing: 2, formView: 2, formStart: 1, formSubmit: 1, success: 1, ...unverified },
+      { day: '2026-11-10', landingPath: '/trading-automatico', ...ad, landing: 1, formView: 1, formStart: 1, formSubmit: 0, success: 0, ...unverified },
     ]);
     // 1..10 s: median 5.5 s; p95 by linear interpolation 9.55 s (rounded to 9.6 — one decimal).
     expect(response.body.timeToSms).toEqual([

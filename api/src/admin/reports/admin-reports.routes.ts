@@ -3,7 +3,7 @@ import { dateRangeQuerySchema, funnelQuerySchema, type FunnelReport } from '@gui
 import type { ApiDeps } from '../../dependencies';
 import { parseOrThrow } from '../../http/validate';
 import { consentReport, timeToSms } from './admin-reports.repo';
-import { abandonedFields, funnelByDay, timeOnPage } from './funnel.repo';
+import { abandonedFields, funnelWithVerifiedLeads, timeOnPage } from './funnel.repo';
 import { reportRange } from './report-range';
 
 /** The funnel with time to SMS, and the cookie-consent rates, over a range of days. */
@@ -14,7 +14,7 @@ export function adminReportsRouter(deps: ApiDeps) {
     const { from, to, ...filters } = parseOrThrow(funnelQuerySchema, req.query);
     const filter = { ...reportRange({ from, to }), ...filters };
     const [days, pages, abandonment, delays] = await Promise.all([
-      funnelByDay(deps.db, filter),
+      funnelWithVerifiedLeads(deps.db, filter),
       timeOnPage(deps.db, filter),
       abandonedFields(deps.db, filter),
       timeToSms(deps.db, filter),
@@ -34,6 +34,8 @@ export function adminReportsRouter(deps: ApiDeps) {
         formStart: row.form_start,
         formSubmit: row.form_submit,
         success: row.success,
+        smsDelivered: row.sms_delivered,
+        guideOpened: row.guide_opened,
       })),
       timeOnPage: pages.map((row) => ({
         path: row.path,

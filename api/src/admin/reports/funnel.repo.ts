@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
-import { campaignSourceFilter } from '@guida/shared/server/campaign-source-sql';
+import { OPERATOR_TIME_ZONE } from '@guida/shared/analytics-rules';
+import { campaignSourceFilter, campaignSourceSql } from '@guida/shared/server/campaign-source-sql';
 import { FUNNEL_BY_DAY_SQL, FUNNEL_SPLIT_COLUMNS, type FunnelSplitColumn } from '@guida/shared/server/funnel-by-day-sql';
+import { isEngagedSql, isReachableSql, isVerifiedSql } from '@guida/shared/server/verified-lead-sql';
 import { addDays, operatorDay, startOfOperatorDay } from './report-range';
 
 /** The funnel's filters, each on the column of the same name in snake_case. */
@@ -31,7 +33,8 @@ const FILTER_NAMES = Object.keys(FILTER_COLUMNS) as FilterName[];
 const rowFilter = FILTER_NAMES.map(
   (name) => `(CAST(:${name} AS text) IS NULL OR ${FILTER_COLUMNS[name]} = :${name})`,
 ).join(' AND ');
-const FUNNEL_COLUMNS = `to_char(day, 'YYYY-MM-DD') AS day, landing_path, ${FUNNEL_SPLIT_COLUMNS.join(', ')},
+const DAY_AND_SPLIT_COLUMNS = `to_char(day, 'YYYY-MM-DD') AS day, landing_path, ${FUNNEL_SPLIT_COLUMNS.join(', ')}`;
+const FUNNEL_COLUMNS = `${DAY_AND_SPLIT_COLUMNS},
     landing, form_view, form_start, form_submit, success`;
 const ORDER = `day, landing_path, ${FUNNEL_SPLIT_COLUMNS.join(', ')}`;
 
@@ -95,6 +98,57 @@ export async function funnelByDay(db: Knex, filter: FunnelFilter): Promise<Funne
     ...aggregated.rows,
     ...(await funnelFromRawRows(db, filter, rolledTo, filter.to)),
   ];
+}
+
+/** The funnel's split of a lead (ebook_requests l), as the funnel's columns name it. */
+const LEAD_SPLIT_SQL = `(l.created_at AT TIME ZONE '${OPERATOR_TIME_ZONE}')::date AS day,
+  coalesce(l.landing_path, '') AS landing_path,
+  ${FUNNEL_SPLIT_COLUMNS.map((column) => (column === 'utm_source' ? `${campaignSourceSql('l.utm_source')} AS utm_source` : `coalesce(l.${column}, '') AS ${column}`)).join(',\n  ')}`;
+
+type VerifiedLeadsRow = Omit<FunnelRow, 'landing' | 'form_view' | 'form_start' | 'form_submit' | 'success'> & {
+  sms_delivered: number;
+  guide_opened: number;
+};
+
+/**
+ * The funnel's last two steps (decision 059): of the leads stored in [from, to), per day of
+ * the request and the funnel's split, how many have had their SMS delivered and their guide
+ * opened by now. Leads, not sessions: the split is the lead's own landing and campaign.
+ */
+async function verifiedLeadsByDay(db: Knex, filter: FunnelFilter) {
+  const { rows } = await db.raw<{ rows: VerifiedLeadsRow[] }>(
+    `SELECT ${DAY_AND_SPLIT_COLUMNS},
+       count(*) FILTER (WHERE reachable)::int AS sms_delivered,
+       count(*) FILTER (WHERE engaged)::int AS guide_opened
+     FROM (
+       SELECT ${LEAD_SPLIT_SQL}, ${isReachableSql('l')} AS reachable, ${isEngagedSql('l')} AS engaged
+       FROM ebook_requests l
+       WHERE l.created_at >= :from AND l.created_at < :to AND ${isVerifiedSql('l')}
+     ) leads
+     WHERE ${rowFilter}
+     GROUP BY ${ORDER}`,
+    { from: filter.from, to: filter.to, ...filterBindings(filter) },
+  );
+  return rows;
+}
+
+export type FunnelWithLeadsRow = FunnelRow & { sms_delivered: number; guide_opened: number };
+
+/** The funnel by day (funnelByDay) with its last two steps, the leads' SMS delivered and guide opened, in the funnel's order. */
+export async function funnelWithVerifiedLeads(db: Knex, filter: FunnelFilter): Promise<FunnelWithLeadsRow[]> {
+  const [sessions, leads] = await Promise.all([funnelByDay(db, filter), verifiedLeadsByDay(db, filter)]);
+  const keyOf = (row: Omit<VerifiedLeadsRow, 'sms_delivered' | 'guide_opened'>) =>
+    JSON.stringify([row.day, row.landing_path, ...FUNNEL_SPLIT_COLUMNS.map((column) => row[column])]);
+  const rows = new Map<string, FunnelWithLeadsRow>(
+    sessions.map((row) => [keyOf(row), { ...row, sms_delivered: 0, guide_opened: 0 }]),
+  );
+  for (const lead of leads) {
+    const row = rows.get(keyOf(lead));
+    if (row) Object.assign(row, { sms_delivered: lead.sms_delivered, guide_opened: lead.guide_opened });
+    else rows.set(keyOf(lead), { ...lead, landing: 0, form_view: 0, form_start: 0, form_submit: 0, success: 0 });
+  }
+  // Splits with leads and no landing go after the day's others; within a day, the funnel's order.
+  return [...rows.values()].sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
 }
 
 export interface TimeOnPageRow {

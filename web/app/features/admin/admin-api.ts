@@ -73,8 +73,9 @@ export function useAdminQuery<T>(url: string, options: Omit<UseQueryOptions<T>, 
 }
 
 /**
- * A state-changing admin request, with the CSRF token of the cached session. Resolves to
- * the JSON answer, or null when the answer has no body (204).
+ * A state-changing admin request, with the CSRF token of the cached session: `body` as
+ * JSON, or a file (a Blob) as it is, with the Blob's type. Resolves to the JSON answer, or
+ * null when the answer has no body (204).
  */
 export async function adminPost<T = { message: string }>(client: QueryClient, url: string, body?: unknown): Promise<T | null> {
   const session = client.getQueryData<AdminSession | null>([ADMIN_SESSION_URL]);
@@ -82,12 +83,13 @@ export async function adminPost<T = { message: string }>(client: QueryClient, ur
   activityHeaders();
   const headers: Record<string, string> = {};
   if (session) headers['X-CSRF-Token'] = session.csrfToken;
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const file = body instanceof Blob ? body : null;
+  if (body !== undefined) headers['Content-Type'] = file ? file.type : 'application/json';
   const response = await fetch(url, {
     method: 'POST',
     credentials: 'include',
     headers,
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    ...(body === undefined ? {} : { body: file ?? JSON.stringify(body) }),
   });
   if (!response.ok) {
     const error = new ApiError(response.status, (await response.text()) || response.statusText);

@@ -5,6 +5,8 @@ import { Spinner } from '../../components/ui/spinner';
 import { isForbidden } from './admin-api';
 import { AlertIncidents } from './alerts/alert-incidents';
 import { CrmConfigurationAlert } from './alerts/crm-configuration-alert';
+import { ConversionsTab } from './conversions/conversions-tab';
+import { CostsTab } from './costs/costs-tab';
 import { ConsentsTab } from './data-requests/consents-tab';
 import { ExperimentsTab } from './experiments/experiments-tab';
 import { LeadsTab } from './leads/leads-tab';
@@ -25,6 +27,8 @@ const TABS = [
   { value: 'code', label: 'Code', Panel: QueuesTab },
   { value: 'funnel', label: 'Funnel', Panel: FunnelTab },
   { value: 'esperimenti', label: 'Esperimenti A/B', Panel: ExperimentsTab },
+  { value: 'conversioni', label: 'Conversioni', Panel: ConversionsTab },
+  { value: 'costi', label: 'Costi', Panel: CostsTab },
   { value: 'consensi', label: 'Consensi e richieste', Panel: ConsentsTab },
   { value: 'sicurezza', label: 'Sicurezza', Panel: SecurityTab },
 ] as const;

@@ -10,6 +10,7 @@ import {
   formatDateTime,
   formatNumber,
   guideLabel,
+  smsPriceText,
   variantLabel,
   yesNo,
 } from '../ui/admin-format';
@@ -18,6 +19,8 @@ import { ConfirmAction } from '../ui/confirm-action';
 import { ErrorNotice, Loading } from '../ui/query-state';
 import { leadUrl, refreshesLeads, useLeadDetail } from './lead-queries';
 import { SuppressionDetail } from './marketing-suppression';
+import { VerificationFacts } from './verification-badges';
+import { ConversionUploads } from './conversion-uploads';
 
 /** The side sheet with everything about one lead, and the actions to deliver it again. */
 export function LeadDetailDialog({
@@ -70,7 +73,7 @@ function LeadDetailBody({ id }: { id: number }) {
   const detail = useLeadDetail(id);
   if (detail.isPending) return <Loading label="Caricamento del lead" />;
   if (detail.isError) return <ErrorNotice error={detail.error} onRetry={() => void detail.refetch()} />;
-  const { lead, sms, crm, emails, download, repeatOf } = detail.data;
+  const { lead, sms, crm, emails, download, repeatOf, conversions } = detail.data;
   const url = leadUrl(id);
   return (
     <>
@@ -110,6 +113,10 @@ function LeadDetailBody({ id }: { id: number }) {
             ['Variante A/B', variantLabel(lead.landingPath, lead.heroVariant)],
           ]}
         />
+      </DetailSection>
+
+      <DetailSection title="Verifica (SMS consegnato o guida aperta)">
+        <VerificationFacts lead={lead} />
       </DetailSection>
 
       <DetailSection title="Provenienza (ultimo contatto)">
@@ -192,6 +199,10 @@ function LeadDetailBody({ id }: { id: number }) {
         />
       </DetailSection>
 
+      <DetailSection title="Conversioni alle piattaforme pubblicitarie">
+        <ConversionUploads conversions={conversions} />
+      </DetailSection>
+
       <DetailSection title="Email">
         <DataTable
           caption="Email inviate al lead"
@@ -238,6 +249,7 @@ function SmsDetail({ sms }: { sms: LeadDetail['sms'] }) {
           ['Tentativi', formatNumber(sms.attempts)],
           ['Inviato il', formatDateTime(sms.sentAt)],
           ['Consegnato il', formatDateTime(sms.deliveredAt)],
+          ['Prezzo (Twilio)', smsPriceText(sms)],
           ['Errore', errorText(sms.errorCode, sms.errorMessage)],
         ]}
       />

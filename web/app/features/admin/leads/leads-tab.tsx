@@ -20,6 +20,7 @@ import { useUrlValues } from '../ui/url-values';
 import { LeadDetailDialog } from './lead-detail';
 import { leadsExportUrl, useLeadList } from './lead-queries';
 import { SuppressedBadge } from './marketing-suppression';
+import { VerificationBadges } from './verification-badges';
 
 const FILTER_NAMES = leadFiltersSchema.keyof().options;
 const URL_NAMES = [...FILTER_NAMES, 'order', 'page', 'lead'] as const;
@@ -30,6 +31,10 @@ const COUNTRY_OPTIONS = (['IT', 'CH'] as const).map((value) => ({ value, label: 
 const SMS_OPTIONS = SMS_STATUSES.map((value) => ({ value, label: statusLabel(value) }));
 const CLICK_ID_OPTIONS = [
   { value: 'si', label: 'Sì (gclid, fbclid, …)' },
+  { value: 'no', label: 'No' },
+];
+const YES_NO_OPTIONS = [
+  { value: 'si', label: 'Sì' },
   { value: 'no', label: 'No' },
 ];
 
@@ -44,6 +49,10 @@ const FILTER_FIELDS: readonly FilterField<(typeof FILTER_NAMES)[number]>[] = [
   { name: 'ebookType', label: 'Guida', options: GUIDE_OPTIONS },
   { name: 'country', label: 'Paese', options: COUNTRY_OPTIONS },
   { name: 'smsStatus', label: 'Stato SMS', options: SMS_OPTIONS },
+  // Decision 059: verified = SMS delivered or guide opened.
+  { name: 'verified', label: 'Verificato', options: YES_NO_OPTIONS },
+  { name: 'reachable', label: 'SMS consegnato', options: YES_NO_OPTIONS },
+  { name: 'engaged', label: 'Guida aperta', options: YES_NO_OPTIONS },
 ];
 
 const positiveInteger = (text: string) => {
@@ -125,6 +134,7 @@ const COLUMNS: { label: string; width?: string }[] = [
   { label: 'Clic su annuncio', width: 'w-28' },
   { label: 'Stato SMS', width: 'w-32' },
   { label: 'Stato CRM', width: 'w-32' },
+  { label: 'Verifica', width: 'w-36' },
 ];
 const CELL = 'px-3 py-2 align-top text-slate-800';
 
@@ -146,7 +156,7 @@ function LeadsTable({
     <ScrollRegion label="Tabella dei lead">
       <table
         aria-busy={updating}
-        className={`w-full min-w-[64rem] table-fixed divide-y divide-slate-200 text-sm ${updating ? 'opacity-60' : ''}`}
+        className={`w-full min-w-[72rem] table-fixed divide-y divide-slate-200 text-sm ${updating ? 'opacity-60' : ''}`}
       >
         <caption className="sr-only">Lead: scegli un nome per aprirne il dettaglio</caption>
         <thead className="bg-slate-100">
@@ -203,6 +213,9 @@ function LeadsTable({
               </td>
               <td className={CELL}>
                 <StatusBadge status={lead.crmStatus} wraps />
+              </td>
+              <td className={CELL}>
+                <VerificationBadges lead={lead} />
               </td>
             </tr>
           ))}

@@ -15,8 +15,10 @@ import {
 import { CARD_CLASS, DataTable, Facts, FOCUS_RING, Section } from '../ui/admin-ui';
 import { QueryContent } from '../ui/query-state';
 import { useUrlValues } from '../ui/url-values';
+import { LeadCostsSection } from './lead-costs';
 import { LeadsTrendChart } from './leads-trend-chart';
 import { useOverview } from './overview-queries';
+import { CONVERSION_COLUMNS, conversionCells, VerifiedLeadsSection } from './verified-leads';
 
 const PERIOD_NAMES = ['days'] as const;
 const DEFAULT_PERIOD = '7';
@@ -156,16 +158,18 @@ function OverviewView({ data }: { data: Overview }) {
         </details>
       </Section>
 
+      <VerifiedLeadsSection data={data} period={period} />
+
       <SmsPromise data={data} />
 
       <div className="grid gap-4 lg:grid-cols-2 [&>*]:min-w-0">
         <Section title={`Conversione per pagina di atterraggio — ${period}`}>
           <DataTable
             caption="Visitatori, lead e conversione per pagina di atterraggio"
-            columns={[{ label: 'Pagina' }, { label: 'Visitatori', numeric: true }, { label: 'Lead', numeric: true }, { label: 'Conversione', numeric: true }]}
+            columns={[{ label: 'Pagina' }, ...CONVERSION_COLUMNS]}
             rows={data.byLandingPage.map((row) => ({
               key: row.landingPath,
-              cells: [row.landingPath || 'Sconosciuta', formatNumber(row.visitors), formatNumber(row.leads), formatPercent(row.leads, row.visitors)],
+              cells: [row.landingPath || 'Sconosciuta', ...conversionCells(row)],
             }))}
             empty="Nessuna visita e nessun lead nel periodo."
           />
@@ -173,10 +177,10 @@ function OverviewView({ data }: { data: Overview }) {
         <Section title={`Conversione per sorgente (utm_source) — ${period}`}>
           <DataTable
             caption="Visitatori, lead e conversione per sorgente"
-            columns={[{ label: 'utm_source' }, { label: 'Visitatori', numeric: true }, { label: 'Lead', numeric: true }, { label: 'Conversione', numeric: true }]}
+            columns={[{ label: 'utm_source' }, ...CONVERSION_COLUMNS]}
             rows={data.bySource.map((row) => ({
               key: row.utmSource,
-              cells: [sourceLabel(row.utmSource), formatNumber(row.visitors), formatNumber(row.leads), formatPercent(row.leads, row.visitors)],
+              cells: [sourceLabel(row.utmSource), ...conversionCells(row)],
             }))}
             empty="Nessuna visita e nessun lead nel periodo."
           />
@@ -184,6 +188,7 @@ function OverviewView({ data }: { data: Overview }) {
       </div>
       <p className="-mt-2 text-sm text-slate-700">
         Visitatori: sessioni atterrate sulla pagina (analytics di prima parte). Conversione: lead diviso visitatori.
+        Raggiungibili, coinvolti e verificati: vedi «Lead verificati».
       </p>
 
       <Section title={`Conversione per variante (esperimenti A/B) — ${period}`}>
@@ -193,13 +198,11 @@ function OverviewView({ data }: { data: Overview }) {
             { label: 'Esperimento' },
             { label: 'Pagina' },
             { label: 'Variante' },
-            { label: 'Visitatori', numeric: true },
-            { label: 'Lead', numeric: true },
-            { label: 'Conversione', numeric: true },
+            ...CONVERSION_COLUMNS,
           ]}
           rows={data.byVariant.map((row) => ({
             key: `${row.landingPath}|${row.variantLabel}`,
-            cells: [row.experimentName, row.landingPath, row.variantLabel, formatNumber(row.visitors), formatNumber(row.leads), formatPercent(row.leads, row.visitors)],
+            cells: [row.experimentName, row.landingPath, row.variantLabel, ...conversionCells(row)],
           }))}
           empty="Nessun esperimento A/B definito."
         />
@@ -215,9 +218,7 @@ function OverviewView({ data }: { data: Overview }) {
             { label: 'utm_source' },
             { label: 'utm_medium' },
             { label: 'utm_campaign' },
-            { label: 'Visitatori', numeric: true },
-            { label: 'Lead', numeric: true },
-            { label: 'Conversione', numeric: true },
+            ...CONVERSION_COLUMNS,
           ]}
           rows={data.byCampaign.map((row) => ({
             key: `${row.utmSource}|${row.utmMedium}|${row.utmCampaign}`,
@@ -225,14 +226,14 @@ function OverviewView({ data }: { data: Overview }) {
               sourceLabel(row.utmSource),
               row.utmMedium || EMPTY_VALUE,
               row.utmCampaign || EMPTY_VALUE,
-              formatNumber(row.visitors),
-              formatNumber(row.leads),
-              formatPercent(row.leads, row.visitors),
+              ...conversionCells(row),
             ],
           }))}
           empty="Nessuna visita e nessun lead nel periodo."
         />
       </Section>
+
+      <LeadCostsSection costs={data.costs} period={period} />
 
       <Section title="SMS non consegnati negli ultimi 7 giorni, per motivo">
         <DataTable

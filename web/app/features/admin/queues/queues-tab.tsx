@@ -97,6 +97,13 @@ const COUNTERS = [
   ['completed', 'Completati'],
 ] as const;
 
+/** Why a queue's jobs completed without delivering, per queue that counts them apart. */
+const SKIPPED_EXPLANATIONS: Readonly<Record<string, string>> = {
+  crm: 'Saltati: invii al CRM non fatti nelle ultime 24 ore perché nessun CRM è configurato.',
+  conversions:
+    'Saltati: conversioni non inviate a Meta nelle ultime 24 ore (integrazione non configurata, consenso assente o revocato, lead cancellato o evento troppo vecchio); il motivo è nella scheda del lead.',
+};
+
 function QueueCard({ queue }: { queue: Queue }) {
   const [showFailed, setShowFailed] = useState(false);
   // A skipped delivery's job completes too: counted apart, it is not called done.
@@ -115,9 +122,7 @@ function QueueCard({ queue }: { queue: Queue }) {
         ))}
       </dl>
       {queue.skipped !== null && queue.skipped > 0 ? (
-        <p className="mt-2 text-sm text-slate-800">
-          Saltati: invii al CRM non fatti nelle ultime 24 ore perché nessun CRM è configurato.
-        </p>
+        <p className="mt-2 text-sm text-slate-800">{SKIPPED_EXPLANATIONS[queue.name]}</p>
       ) : null}
       <p className="mt-3 text-sm text-slate-800">
         Attesa del job più vecchio:{' '}

@@ -14,14 +14,20 @@ const FILTER_FIELDS: readonly FilterField<(typeof FILTER_NAMES)[number]>[] = [
   ...CAMPAIGN_FIELDS,
 ];
 
-type StepKey = 'landing' | 'formView' | 'formStart' | 'formSubmit' | 'success';
+type StepKey = 'landing' | 'formView' | 'formStart' | 'formSubmit' | 'success' | 'smsDelivered' | 'guideOpened';
+/** Sessions up to the request; then its leads, verified (decision 059): SMS delivered, guide opened. */
 const STEPS: readonly (readonly [StepKey, string])[] = [
   ['landing', 'Visite alla landing'],
   ['formView', 'Modulo visualizzato'],
   ['formStart', 'Modulo iniziato'],
   ['formSubmit', 'Modulo inviato'],
   ['success', 'Richiesta riuscita'],
+  ['smsDelivered', 'SMS consegnato'],
+  ['guideOpened', 'Guida aperta'],
 ];
+
+const LEAD_STEPS_NOTE =
+  'SMS consegnato e Guida aperta contano i lead del giorno (non le sessioni) il cui SMS risulta consegnato e la cui guida è stata scaricata, anche in seguito; un lead inviato senza JavaScript ha una riga senza visite.';
 
 /** A step's count, with its share of the landing visits for every step after the first. */
 const stepText = (row: Record<StepKey, number>, key: StepKey) =>
@@ -83,7 +89,7 @@ function FunnelReportView({ report }: { report: FunnelReport }) {
       <Section title="Per pagina, variante e campagna">
         <p className="mb-2 text-sm text-slate-700">
           Il periodo intero. Conversione: richieste riuscite divise per visite alla landing. La campagna è quella
-          dell’atterraggio (utm_source / utm_medium / utm_campaign, poi term e content).
+          dell’atterraggio (utm_source / utm_medium / utm_campaign, poi term e content). {LEAD_STEPS_NOTE}
         </p>
         <DataTable
           caption="Conversione per pagina, variante e campagna"
@@ -95,6 +101,8 @@ function FunnelReportView({ report }: { report: FunnelReport }) {
             { label: 'Modulo iniziato', numeric: true },
             { label: 'Richiesta riuscita', numeric: true },
             { label: 'Conversione', numeric: true },
+            { label: 'SMS consegnato', numeric: true },
+            { label: 'Guida aperta', numeric: true },
           ]}
           rows={totalsBySplit(report.days).map((row) => ({
             key: splitKey(row),
@@ -104,6 +112,8 @@ function FunnelReportView({ report }: { report: FunnelReport }) {
               formatNumber(row.formStart),
               formatNumber(row.success),
               formatPercent(row.success, row.landing),
+              formatNumber(row.smsDelivered),
+              formatNumber(row.guideOpened),
             ],
           }))}
           empty="Nessun dato nel periodo scelto."
@@ -111,7 +121,7 @@ function FunnelReportView({ report }: { report: FunnelReport }) {
       </Section>
 
       <Section title="Per giorno, pagina, variante e campagna">
-        <p className="mb-2 text-sm text-slate-700">Tra parentesi la percentuale rispetto alle visite alla landing.</p>
+        <p className="mb-2 text-sm text-slate-700">Tra parentesi la percentuale rispetto alle visite alla landing. {LEAD_STEPS_NOTE}</p>
         <DataTable
           caption="Funnel per giorno, pagina, variante e campagna"
           columns={[

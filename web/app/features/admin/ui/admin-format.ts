@@ -113,7 +113,7 @@ export const guideLabel = (ebookType: string) => labelOf(GUIDE_LABELS, ebookType
 export const COUNTRY_LABELS = { IT: 'Italia', CH: 'Svizzera' } as const;
 export const countryLabel = (country: string | null) => labelOf(COUNTRY_LABELS, country);
 
-const QUEUE_LABELS: Record<string, string> = { sms: 'SMS', crm: 'CRM', email: 'Email', maintenance: 'Manutenzione', gdpr: 'Diritti GDPR', alerts: 'Avvisi' };
+const QUEUE_LABELS: Record<string, string> = { sms: 'SMS', crm: 'CRM', email: 'Email', maintenance: 'Manutenzione', gdpr: 'Diritti GDPR', alerts: 'Avvisi', conversions: 'Conversioni (Meta)', 'sms-price': 'Prezzi SMS' };
 export const queueLabel = (name: string) => labelOf(QUEUE_LABELS, name);
 
 /**
@@ -143,6 +143,29 @@ export function smsErrorLabel(code: string | null) {
 }
 
 export const yesNo = (value: boolean) => (value ? 'Sì' : 'No');
+
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+/** An amount in its currency, Italian style ("1.234,56 €"), with up to `digits` decimals (at least 2). */
+export function formatMoney({ currency, amount }: { currency: string; amount: number }, digits = 2) {
+  const key = `${currency}:${digits}`;
+  let format = moneyFormats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(LOCALE, { style: 'currency', currency, minimumFractionDigits: 2, maximumFractionDigits: Math.max(2, digits) });
+    moneyFormats.set(key, format);
+  }
+  return format.format(amount);
+}
+
+/** Amounts in several currencies side by side, never added together ("12,00 € + 0,05 USD"); a dash for none. */
+export const formatMoneyList = (amounts: readonly { currency: string; amount: number }[], digits = 2) =>
+  amounts.length > 0 ? amounts.map((amount) => formatMoney(amount, digits)).join(' + ') : EMPTY_VALUE;
+
+/** What Twilio billed for a lead's SMS (decision 060); why there is no price when there is none. */
+export function smsPriceText(sms: { provider: string | null; price: string | null; priceUnit: string | null; priceFetchedAt: string | null }) {
+  if (sms.price !== null && sms.priceUnit !== null) return formatMoney({ currency: sms.priceUnit, amount: Number(sms.price) }, 5);
+  if (sms.provider !== 'twilio') return EMPTY_VALUE;
+  return sms.priceFetchedAt === null ? 'In attesa del prezzo da Twilio' : 'Non comunicato da Twilio';
+}
 
 /** A Consent Mode v2 state in Italian, with Google's value beside it (decision 049). */
 export const adConsentLabel = (state: AdConsentState) => (state === 'granted' ? 'Concesso (granted)' : 'Negato (denied)');

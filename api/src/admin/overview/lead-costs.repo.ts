@@ -1,0 +1,129 @@
+import type { Knex } from 'knex';
+import { OPERATOR_TIME_ZONE } from '@guida/shared/analytics-rules';
+import { PRICED_PROVIDER } from '@guida/shared/deliveries/sms-prices';
+import type { LeadCost, LeadCosts, Money } from '@guida/shared/schemas/admin-costs';
+import { campaignSourceSql } from '@guida/shared/server/campaign-source-sql';
+import { isVerifiedSql } from '@guida/shared/server/verified-lead-sql';
+
+/**
+ * What the leads of a period cost (decision 060), per campaign (utm_source, utm_campaign
+ * of the lead's last touch, as the overview's other tables), per Italian day and campaign,
+ * and in all: the leads and verified leads, what Twilio billed for their SMS (counted on
+ * the lead's day, whenever it was priced) and the ad spend imported for those days. Sums
+ * are made by PostgreSQL on the exact decimals, per currency; only the costs per lead are
+ * divided here.
+ */
+
+/** Each query groups by day and campaign, by campaign, and in all: `GROUPING(day)` tells which. */
+const GROUPS = 'GROUPING SETS ((day, utm_source, utm_campaign), (utm_source, utm_campaign), ())';
+
+interface GroupKey {
+  day: string | null;
+  utm_source: string | null;
+  utm_campaign: string | null;
+  /** GROUPING(day, utm_source): 0 a day and campaign, 2 a campaign, 3 the whole period. */
+  level: number;
+}
+type LeadRow = GroupKey & { leads: number; verified: number; pending: number };
+type AmountRow = GroupKey & { currency: string; amount: string };
+
+/** The leads of [from, to), with the day and campaign each is counted in. */
+const leadsOfPeriod = `
+  SELECT l.id, s.price, s.price_unit, s.provider, s.provider_message_id, s.price_fetched_at,
+    ${isVerifiedSql('l')} AS verified,
+    to_char(l.created_at AT TIME ZONE '${OPERATOR_TIME_ZONE}', 'YYYY-MM-DD') AS day,
+    ${campaignSourceSql('l.utm_source')} AS utm_source,
+    coalesce(l.utm_campaign, '') AS utm_campaign
+  FROM ebook_requests l
+  LEFT JOIN sms_messages s ON s.lead_id = l.id
+  WHERE l.created_at >= :from AND l.created_at < :to`;
+
+const LEVEL = 'GROUPING(day, utm_source) AS level';
+
+const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+const byCurrency = (rows: AmountRow[]) => rows.map((row): Money => ({ currency: row.currency, amount: Number(row.amount) }));
+
+/** (ad spend + SMS cost) ÷ `count` per currency, four decimals; none when there is nothing to divide by. */
+function perLead(smsCost: Money[], adSpend: Money[], count: number): Money[] {
+  if (count === 0) return [];
+  const totals = new Map<string, number>();
+  for (const { currency, amount } of [...adSpend, ...smsCost]) totals.set(currency, (totals.get(currency) ?? 0) + amount);
+  return [...totals].sort(([a], [b]) => a.localeCompare(b)).map(([currency, amount]) => ({ currency, amount: round(amount / count, 4) }));
+}
+
+export async function leadCosts(db: Knex, { from, to, fromDay, toDay }: { from: Date; to: Date; fromDay: string; toDay: string }): Promise<LeadCosts> {
+  const [leads, sms, spend] = await Promise.all([
+    db.raw<{ rows: LeadRow[] }>(
+      `SELECT day, utm_source, utm_campaign, ${LEVEL},
+         count(*)::int AS leads,
+         count(*) FILTER (WHERE verified)::int AS verified,
+         count(*) FILTER (WHERE provider = '${PRICED_PROVIDER}' AND provider_message_id IS NOT NULL AND price_fetched_at IS NULL)::int AS pending
+       FROM (${leadsOfPeriod}) l
+       GROUP BY ${GROUPS}`,
+      { from, to },
+    ),
+    db.raw<{ rows: AmountRow[] }>(
+      `SELECT day, utm_source, utm_campaign, ${LEVEL}, price_unit AS currency, sum(price)::text AS amount
+       FROM (${leadsOfPeriod}) l
+       WHERE price IS NOT NULL
+       GROUP BY price_unit, ${GROUPS}
+       ORDER BY currency`,
+      { from, to },
+    ),
+    db.raw<{ rows: AmountRow[] }>(
+      `SELECT day, utm_source, utm_campaign, ${LEVEL}, currency, sum(amount)::text AS amount
+       FROM (
+         SELECT to_char(a.day, 'YYYY-MM-DD') AS day, ${campaignSourceSql('a.utm_source')} AS utm_source, a.utm_campaign, a.currency, a.amount
+         FROM ad_spend a
+         WHERE a.day >= :fromDay AND a.day <= :toDay
+       ) a
+       GROUP BY currency, ${GROUPS}
+       ORDER BY currency`,
+      { fromDay, toDay },
+    ),
+  ]);
+
+  const keyOf = (row: GroupKey) => JSON.stringify([row.level, row.day, row.utm_source, row.utm_campaign]);
+  const groups = new Map<string, { key: GroupKey; leads: LeadRow | undefined; sms: AmountRow[]; spend: AmountRow[] }>();
+  const group = (row: GroupKey) => {
+    const key = keyOf(row);
+    return groups.get(key) ?? groups.set(key, { key: row, leads: undefined, sms: [], spend: [] }).get(key)!;
+  };
+  for (const row of leads.rows) group(row).leads = row;
+  for (const row of sms.rows) group(row).sms.push(row);
+  for (const row of spend.rows) group(row).spend.push(row);
+
+  const figures = ({ leads: counts, sms: smsRows, spend: spendRows }: { leads: LeadRow | undefined; sms: AmountRow[]; spend: AmountRow[] }) => {
+    const smsCost = byCurrency(smsRows);
+    const adSpend = byCurrency(spendRows);
+    const leadCount = counts?.leads ?? 0;
+    const verifiedLeads = counts?.verified ?? 0;
+    return {
+      leads: leadCount,
+      verifiedLeads,
+      smsCost,
+      smsPricesPending: counts?.pending ?? 0,
+      adSpend,
+      costPerLead: perLead(smsCost, adSpend, leadCount),
+      costPerVerifiedLead: perLead(smsCost, adSpend, verifiedLeads),
+    };
+  };
+  const campaignOf = (key: GroupKey) => ({ utmSource: key.utm_source!, utmCampaign: key.utm_campaign! });
+  const all = [...groups.values()];
+  const mostLeadsFirst = (a: LeadCost, b: LeadCost) =>
+    b.leads - a.leads || a.utmSource.localeCompare(b.utmSource) || a.utmCampaign.localeCompare(b.utmCampaign);
+
+  const total = all.find((entry) => entry.key.level === 3);
+  return {
+    byCampaign: all
+      .filter((entry) => entry.key.level === 2)
+      .map((entry) => ({ ...campaignOf(entry.key), ...figures(entry) }))
+      .sort(mostLeadsFirst),
+    byDay: all
+      .filter((entry) => entry.key.level === 0)
+      .map((entry) => ({ day: entry.key.day!, ...campaignOf(entry.key), ...figures(entry) }))
+      .sort((a, b) => b.day.localeCompare(a.day) || mostLeadsFirst(a, b)),
+    total: figures(total ?? { leads: undefined, sms: [], spend: [] }),
+  };
+}

@@ -1,0 +1,1 @@
+export { metaConversionsSettings } from './meta-settings';
