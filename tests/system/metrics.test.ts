@@ -119,9 +119,10 @@ describe('metrics after real traffic', () => {
     expect(await twilio.sendStatusCallback(messages[1]!.sid, 'delivered')).toBe(204);
     expect(await twilio.sendStatusCallback(messages[2]!.sid, 'undelivered', '30003')).toBe(204);
     await waitFor(async () => {
-      const deliveries = await database.db('crm_deliveries').whereIn('lead_id', accepted).select('status');
-      return deliveries.length === 4 && deliveries.every((row) => row.status === 'delivered');
-    }, { what: 'the four leads delivered to the CRM' });
+      const deliveries = await database.db('crm_deliveries').whereIn('lead_id', accepted).select('event', 'status');
+      const delivered = (event: string) => deliveries.filter((row) => row.event === event && row.status === 'delivered').length;
+      return deliveries.length === 6 && delivered('lead.created') === 4 && delivered('lead.sms_delivered') === 2;
+    }, { what: 'the four leads and their two delivered SMS (decision 059) told to the CRM' });
 
     // Each scrape reaches one of the two API processes, and shows the sum of both.
     for (let scrapeNumber = 0; scrapeNumber < 4; scrapeNumber += 1) {
