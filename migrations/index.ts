@@ -30,6 +30,7 @@ import * as workerHeartbeats from './20261205090000_worker_heartbeats';
 import * as verifiedLeads from './20261206090000_verified_leads';
 import * as smsPriceAndAdSpend from './20261206100000_sms_price_and_ad_spend';
 import * as conversionUploads from './20261206110000_conversion_uploads';
+import * as smsPricesPerMessage from './20261206120000_sms_prices_per_message';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -64,6 +65,7 @@ const migrations: Record<string, Migration> = {
   '20261206090000_verified_leads': verifiedLeads,
   '20261206100000_sms_price_and_ad_spend': smsPriceAndAdSpend,
   '20261206110000_conversion_uploads': conversionUploads,
+  '20261206120000_sms_prices_per_message': smsPricesPerMessage,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -3,6 +3,8 @@ import { createTestDatabase, type TestDatabase } from '@guida/testing/test-datab
 import { migrationConfig } from './index';
 
 const smsPriceAndAdSpend = { ...migrationConfig, name: '20261206100000_sms_price_and_ad_spend' };
+// Moves the price columns to sms_prices: rolled back first, so the columns are there.
+const smsPricesPerMessage = { ...migrationConfig, name: '20261206120000_sms_prices_per_message' };
 
 let database: TestDatabase;
 beforeAll(async () => {
@@ -17,6 +19,7 @@ const columnsOf = async (table: string) =>
 
 describe('migration 20261206100000_sms_price_and_ad_spend', () => {
   it('keeps prices as costs in a currency, one spend per day and campaign, and rolls back', async () => {
+    await database.db.migrate.down(smsPricesPerMessage);
     const [lead] = await database.db('ebook_requests')
       .insert({ nome: 'A', cognome: 'B', email: 'a@b.it', telefono: '+393471230001' })
       .returning<{ id: number }[]>('id');
@@ -36,5 +39,6 @@ describe('migration 20261206100000_sms_price_and_ad_spend', () => {
     await database.db.migrate.up(smsPriceAndAdSpend);
     expect(await columnsOf('sms_messages')).toEqual(expect.arrayContaining(['price', 'price_fetched_at', 'price_unit']));
     expect(await columnsOf('ad_spend')).toContain('import_id');
+    await database.db.migrate.up(smsPricesPerMessage);
   });
 });

@@ -242,6 +242,13 @@ export const apiEnvSchema = z
     ...alertChannelEnv,
     /** Google Ads offline conversions: names, value, the scheduled URL's credentials (decision 062). */
     ...googleAdsEnv,
+    /**
+     * Read only to know whether the Meta Conversions API is on (both set, decision 061): the
+     * intake stores a lead's upload only then. The worker checks them and alone uses the
+     * token; the API keeps only whether it is set (metaConversionsOn), never its value.
+     */
+    META_PIXEL_ID: z.string().optional(),
+    META_CAPI_ACCESS_TOKEN: z.string().optional(),
   })
   .superRefine(requireTwilioSettings)
   .superRefine(requireHttpsInProduction)
@@ -252,7 +259,11 @@ export const apiEnvSchema = z
   .superRefine(requireSecondFactorInProduction)
   .superRefine(requireAlertWebhookSecret)
   .superRefine(requireGoogleAdsExportCredentials)
-  .transform((config) => ({ ...config, TRUST_PROXY: config.TRUST_PROXY ?? DEVELOPMENT_TRUST_PROXY }));
+  .transform(({ META_PIXEL_ID, META_CAPI_ACCESS_TOKEN, ...config }) => ({
+    ...config,
+    TRUST_PROXY: config.TRUST_PROXY ?? DEVELOPMENT_TRUST_PROXY,
+    metaConversionsOn: META_PIXEL_ID !== undefined && META_CAPI_ACCESS_TOKEN !== undefined,
+  }));
 
 export type ApiConfig = z.output<typeof apiEnvSchema>;
 

@@ -51,6 +51,7 @@ const IN_PROGRESS_MESSAGE = {
   sms: adminMessages.smsInProgress,
   crm: adminMessages.crmInProgress,
   email: adminMessages.emailInProgress,
+  conversion: adminMessages.conversionInProgress,
 } as const;
 
 /** A delivery the admin asked to send again is gone (404), on its way or already done (409). */

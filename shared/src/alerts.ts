@@ -14,6 +14,7 @@ export const ALERT_KINDS = [
   'sms_budget',
   'no_worker',
   'conversions_failing',
+  'google_ads_not_fetched',
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
@@ -48,6 +49,14 @@ export interface AlertDetails {
   };
   /** The Meta Conversions API refuses or does not answer every conversion (decision 061). */
   conversions_failing: FailingDetails;
+  /** Google Ads' scheduled upload has not fetched a file holding conversions for hours (decision 062). */
+  google_ads_not_fetched: {
+    /** The last fetch that served conversions; null when Google never fetched one. */
+    lastFetchedAt: string | null;
+    /** Since when the file has held a conversion no fetch has served since: that lead's creation, or the last fetch if later. */
+    waitingSince: string;
+    thresholdHours: number;
+  };
 }
 
 export type AlertIncident = {
@@ -84,6 +93,7 @@ export const ALERT_TITLES: Record<AlertKind, string> = {
   sms_budget: 'Budget SMS superato',
   no_worker: 'Nessun worker attivo: SMS, CRM ed email sono fermi',
   conversions_failing: 'Meta non accetta le conversioni',
+  google_ads_not_fetched: 'Google Ads non scarica le conversioni',
 };
 
 /** The measurements of an incident as Italian sentences: numbers and fixed text only. */
@@ -142,6 +152,16 @@ export function alertDetailLines(incident: { [K in AlertKind]: { kind: K; detail
         `Conversioni non riuscite dall'ultima accettata: ${number(d.failedDeliveries)}.`,
         d.lastHttpStatus === null ? 'Ultima risposta: nessuna (Meta non raggiungibile).' : `Ultima risposta: HTTP ${d.lastHttpStatus}.`,
         'I lead e i loro SMS non ne risentono; i dettagli di ogni conversione sono nella scheda del lead.',
+      ];
+    }
+    case 'google_ads_not_fetched': {
+      const d = incident.details;
+      return [
+        d.lastFetchedAt === null
+          ? `Google Ads non ha mai scaricato il file delle conversioni (soglia ${number(d.thresholdHours)} ore).`
+          : `Ultimo scaricamento del file delle conversioni da parte di Google Ads: ${formatAlertTime(d.lastFetchedAt)} (soglia ${number(d.thresholdHours)} ore).`,
+        `Il file contiene conversioni che Google Ads non ha scaricato dal ${formatAlertTime(d.waitingSince)}.`,
+        'Controlla in Google Ads la pianificazione del caricamento (Obiettivi, Conversioni, Caricamenti) e che nome utente e password siano quelli configurati: i tentativi rifiutati non vengono registrati qui. I lead e i loro SMS non ne risentono.',
       ];
     }
   }

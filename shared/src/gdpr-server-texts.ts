@@ -122,7 +122,7 @@ export const gdprExportInformation = (retentionMonths: number) => ({
   finalita:
     'Inviarti la guida gratuita che hai richiesto (link personale via SMS, in alternativa via email) e gestire la tua richiesta nel nostro CRM. Comunicazioni promozionali solo con il consenso facoltativo.',
   destinatari:
-    'Il fornitore degli SMS (Twilio), il fornitore del servizio email e il nostro CRM, che trattano i dati per nostro conto; solo se avevi accettato i cookie di marketing, Meta (email e telefono in forma cifrata, identificativo del clic, browser) e Google (identificativo del clic) per misurare le campagne pubblicitarie, come indicato in conversion_uploads.',
+    'Il fornitore degli SMS (Twilio), il fornitore del servizio email e il nostro CRM, che trattano i dati per nostro conto; solo se avevi accettato i cookie di marketing, Meta (email e telefono in forma pseudonimizzata, come impronta SHA-256 che Meta confronta con i dati dei propri utenti; identificativo del clic, browser, pagina e momenti della richiesta e della conferma) e Google (soltanto l’identificativo del clic e quei momenti) per misurare le campagne pubblicitarie, come indicato in conversion_uploads.',
   conservazione: `I dati di ogni richiesta della guida sono conservati per ${retentionMonths} mesi e poi cancellati. La prova del consenso resta in forma pseudonimizzata.`,
   cookie:
     'Le scelte sui cookie sono legate a un identificativo casuale del browser, non al tuo indirizzo email: non possiamo collegarle a te e non compaiono qui.',

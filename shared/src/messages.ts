@@ -197,6 +197,7 @@ export const adminMessages = {
   smsInProgress: 'L’SMS di questo lead è già in coda o in invio.',
   crmInProgress: 'L’invio al CRM di questo lead è già in coda.',
   emailInProgress: 'Questa email è già in coda o in invio.',
+  conversionInProgress: 'Questa conversione è già in coda o in invio.',
   noSms: 'Questo lead non ha un SMS da inviare di nuovo.',
   noCrmDelivery: 'Questo lead non ha un invio al CRM da ripetere.',
   deliveryNotFound: 'Invio non trovato: il lead potrebbe essere stato cancellato.',

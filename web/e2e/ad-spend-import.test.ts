@@ -28,13 +28,16 @@ beforeAll(async () => {
     utm_campaign: 'autunno',
     reachable_at: new Date(),
   });
-  await e2e.site.db('sms_messages').where({ lead_id: leadId }).update({
-    status: 'delivered',
-    provider: 'twilio',
+  const [sms] = await e2e.site.db('sms_messages')
+    .where({ lead_id: leadId })
+    .update({ status: 'delivered', provider: 'twilio', provider_message_id: `SM${'a'.repeat(32)}` })
+    .returning<{ id: number }[]>('id');
+  await e2e.site.db('sms_prices').insert({
+    sms_id: sms!.id,
     provider_message_id: `SM${'a'.repeat(32)}`,
     price: '0.07400',
     price_unit: 'EUR',
-    price_fetched_at: new Date(),
+    fetched_at: new Date(),
   });
 });
 
@@ -70,11 +73,11 @@ describe('the ad spend import (Costi)', () => {
     await expect.poll(async () => plain(await imported.getByRole('row', { name: /google/ }).textContent())).toContain('1000,00 €');
     expect(await axeViolations(page)).toEqual([]);
 
-    // The same day and campaign again: its amount replaced.
-    await file.setInputFiles(csv(`data,utm_source,utm_campaign,importo\n${isoToday},google,autunno,900.5\n`));
+    // The same day and campaign again: its amount replaced; and spend of the whole source.
+    await file.setInputFiles(csv(`data,utm_source,utm_campaign,importo\n${isoToday},google,autunno,900.5\n${isoToday},google,,50\n`));
     await form.getByRole('button', { name: 'Importa' }).click();
-    await expect.poll(() => status.textContent()).toBe(`Importate 1 righe di spesa dal ${italianToday} al ${italianToday}: 0 nuove, 1 sostituite.`);
-    await expect.poll(async () => plain(await imported.getByRole('row', { name: /google/ }).textContent())).toContain('900,50 €');
+    await expect.poll(() => status.textContent()).toBe(`Importate 2 righe di spesa dal ${italianToday} al ${italianToday}: 1 nuove, 1 sostituite.`);
+    await expect.poll(async () => plain(await imported.getByRole('row', { name: /google/ }).filter({ hasText: 'autunno' }).textContent())).toContain('900,50 €');
 
     // The overview: the lead, its SMS price and the spend, and what the lead cost.
     await page.getByRole('tab', { name: 'Panoramica' }).click();
@@ -83,6 +86,10 @@ describe('the ad spend import (Costi)', () => {
       .poll(async () => plain(await costs.getByRole('row', { name: /^google \/ autunno/ }).textContent()))
       .toBe('google / autunno110,074 €900,50 €900,57 €900,57 €');
     expect(plain(await costs.getByRole('row', { name: /^meta \/ autunno/ }).textContent())).toBe('meta / autunno00—20,00 €——');
+    // Spend of the whole source is no campaign's: a row of its own, with all the source's leads and spend.
+    expect(plain(await costs.getByRole('row', { name: /^google \/ \(intera sorgente\)/ }).textContent())).toBe(
+      'google / (intera sorgente)110,074 €950,50 €950,57 €950,57 €',
+    );
     expect(await axeViolations(page)).toEqual([]);
     expect(consoleErrors.filter((message) => !/\b(400|401)\b/.test(message))).toEqual([]);
     await close();

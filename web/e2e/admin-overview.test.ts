@@ -74,8 +74,9 @@ describe('the admin overview', () => {
     // Then reachable, engaged and verified (decision 059; web/e2e/verified-leads.test.ts): none of these leads yet.
     const unverified = '0 (0,0%)'.repeat(3);
     expect(await pages.getByRole('row', { name: /\/etf-vs-oro/ }).textContent()).toBe(`/etf-vs-oro4250,0%${unverified}`);
-    const campaigns = page.getByRole('region', { name: 'Visitatori, lead e conversione per sorgente, mezzo e campagna' });
-    expect(await campaigns.getByRole('row', { name: /autunno/ }).textContent()).toBe(`googlecpcautunno4250,0%${unverified}`);
+    const campaigns = page.getByRole('region', { name: 'Visitatori, lead e conversione per campagna (tutti i campi UTM)' });
+    // No utm_term nor utm_content: a dash each.
+    expect(await campaigns.getByRole('row', { name: /autunno/ }).textContent()).toBe(`googlecpcautunno${EMPTY_VALUE}${EMPTY_VALUE}4250,0%${unverified}`);
     // Each variant of the A/B experiment, none of them visited yet here.
     const variants = page.getByRole('region', { name: 'Visitatori, lead e conversione per variante del titolo' });
     const [experiment] = HERO_EXPERIMENTS;

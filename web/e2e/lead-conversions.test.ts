@@ -92,7 +92,8 @@ describe('a conversion sent to Meta', () => {
     await land(page, '/privacy');
     const notice = await page.locator('main').textContent();
     expect(notice).toContain('Meta Platforms Ireland Ltd. (Facebook e Instagram) e Google Ireland Limited (Google Ads), solo se hai accettato i cookie di marketing');
-    expect(notice).toContain('in forma cifrata');
+    expect(notice).toContain('in forma pseudonimizzata');
+    expect(notice).not.toContain('in forma cifrata');
     expect(await axeViolations(page)).toEqual([]);
 
     expect(consoleErrors).toEqual([]);

@@ -17,7 +17,9 @@ beforeAll(async () => {
   const { site } = e2e;
   createAdmin(site, USERNAME, PASSWORD);
   const now = Date.now();
-  const etf = { landing_path: '/etf-vs-oro', utm_source: 'google', utm_medium: 'cpc', utm_campaign: 'autunno', created_at: new Date(now - MINUTE) };
+  // With a term and a content: the overview's campaign rows split by all five UTM fields.
+  const utm = { utm_source: 'google', utm_medium: 'cpc', utm_campaign: 'autunno', utm_term: 'etf', utm_content: 'video' };
+  const etf = { landing_path: '/etf-vs-oro', ...utm, created_at: new Date(now - MINUTE) };
   const at = (minutesAgo: number) => new Date(now - minutesAgo * MINUTE + 30_000);
   // Reachable (and from an ad click), engaged, both, neither. The times are what the
   // callback and the download set (their own tests drive those routes).
@@ -30,7 +32,7 @@ beforeAll(async () => {
       event_id: randomUUID(),
       session_id: session,
       step: 'landing',
-      metadata: { path: '/etf-vs-oro', utm_source: 'google', utm_medium: 'cpc', utm_campaign: 'autunno' },
+      metadata: { path: '/etf-vs-oro', ...utm },
       timestamp: new Date(now - 2 * MINUTE),
     })),
   );
@@ -78,8 +80,11 @@ describe('verified leads in the admin', () => {
       'Verificati',
     ]);
     expect(await pages.getByRole('row', { name: /\/etf-vs-oro/ }).textContent()).toBe('/etf-vs-oro44100,0%2 (50,0%)2 (50,0%)3 (75,0%)');
-    const campaigns = page.getByRole('region', { name: 'Visitatori, lead e conversione per sorgente, mezzo e campagna' });
-    expect(await campaigns.getByRole('row', { name: /autunno/ }).textContent()).toBe('googlecpcautunno44100,0%2 (50,0%)2 (50,0%)3 (75,0%)');
+    const campaigns = page.getByRole('region', { name: 'Visitatori, lead e conversione per campagna (tutti i campi UTM)' });
+    expect(await campaigns.getByRole('columnheader').allTextContents()).toEqual(
+      expect.arrayContaining(['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content', 'Verificati']),
+    );
+    expect(await campaigns.getByRole('row', { name: /autunno/ }).textContent()).toBe('googlecpcautunnoetfvideo44100,0%2 (50,0%)2 (50,0%)3 (75,0%)');
     await done();
   }, 60_000);
 

@@ -18,6 +18,12 @@ import { metaConversionsEnv, requireMetaSettings } from './conversions/meta-sett
 /** What LINK_TOKEN_SECRET is when unset: fine on a laptop, refused in production. */
 export const DEVELOPMENT_LINK_TOKEN_SECRET = 'development-only-link-token-secret';
 
+/** Whether a variable is set; its value (a secret of the API's) never reaches the worker's config. */
+const isSet = z
+  .string()
+  .optional()
+  .transform((value) => value !== undefined);
+
 const crmWebhookSecret = z.string().superRefine((secret, ctx) => {
   const problem = webhookSecretProblem(secret);
   if (problem) ctx.addIssue({ code: 'custom', message: problem });
@@ -38,6 +44,12 @@ export const workerEnvSchema = z
     CRM_TIMEOUT_MS: intEnv(10_000, 100, 120_000),
     /** The Meta Conversions API (decision 061): on with META_PIXEL_ID and META_CAPI_ACCESS_TOKEN. */
     ...metaConversionsEnv,
+    /**
+     * Google Ads' scheduled URL (decision 062) is the API's: the worker reads only whether
+     * both credentials are set, to alert when Google stops fetching the file.
+     */
+    GOOGLE_ADS_EXPORT_USERNAME: isSet,
+    GOOGLE_ADS_EXPORT_PASSWORD: isSet,
     /** SMTP_URL, EMAIL_FROM and the alert channels, which the API reads too (decision 058). */
     ...alertChannelEnv,
     RETENTION_MONTHS: siteEnv.RETENTION_MONTHS,

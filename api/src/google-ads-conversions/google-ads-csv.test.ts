@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  GOOGLE_ADS_FILE_START,
-  googleAdsLine,
-  googleClickIdOf,
-  type GoogleAdsConversion,
-  type GoogleClickIds,
-} from './google-ads-csv';
+import { googleClickIdOf, type GoogleClickIds } from '@guida/shared/server/google-ads-candidates';
+import { GOOGLE_ADS_FILE_START, googleAdsLine, type GoogleAdsConversion } from './google-ads-csv';
 
 const none = { gclid: null, gbraid: null, wbraid: null };
 const ids = (last: Partial<GoogleClickIds['last']>, first: Partial<GoogleClickIds['first']> = {}): GoogleClickIds => ({

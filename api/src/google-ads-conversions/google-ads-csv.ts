@@ -2,6 +2,7 @@ import type { AdConsentState } from '@guida/shared/cookie-consent-rules';
 import { GOOGLE_ADS_TIME_ZONE } from '@guida/shared/google-ads-conversions';
 import type { ConversionEvent } from '@guida/shared/jobs/conversions';
 import { csvCell, operatorDateTime } from '@guida/shared/server/csv';
+import type { ClickId, ClickIdKind } from '@guida/shared/server/google-ads-candidates';
 
 /**
  * Google Ads' file of conversions from clicks (the "click conversions" template, decision
@@ -24,41 +25,7 @@ export const GOOGLE_ADS_HEADER = [
   'Ad Personalization',
 ] as const;
 
-export type ClickIdKind = 'gclid' | 'gbraid' | 'wbraid';
 const CLICK_ID_COLUMNS: readonly ClickIdKind[] = ['gclid', 'gbraid', 'wbraid'];
-
-/**
- * Which Google click id of a lead the file names: the converting visit's (last touch)
- * before the first landing's; within a touch the gclid, then the wbraid (Google's id for
- * web conversions on iOS), then the gbraid (its id for app conversions).
- */
-const PREFERENCE: readonly ClickIdKind[] = ['gclid', 'wbraid', 'gbraid'];
-
-export interface GoogleClickIds {
-  last: Record<ClickIdKind, string | null>;
-  first: Record<ClickIdKind, string | null>;
-}
-
-export interface ClickId {
-  kind: ClickIdKind;
-  value: string;
-}
-
-/**
- * The lead's click id for Google, or null when it has none the file can carry as is: an
- * id a spreadsheet would run as a formula (starting with = + - @) is defused by csv.ts,
- * which would change it, so Google could match nothing with it; no id of Google's starts so.
- */
-export function googleClickIdOf(ids: GoogleClickIds): ClickId | null {
-  for (const touch of [ids.last, ids.first]) {
-    const kind = PREFERENCE.find((candidate) => touch[candidate]);
-    if (kind) {
-      const value = touch[kind]!;
-      return csvCell(value) === value ? { kind, value } : null;
-    }
-  }
-  return null;
-}
 
 export interface GoogleAdsConversion {
   leadId: number;

@@ -36,6 +36,19 @@ describe('Google Ads configuration (decision 062)', () => {
     });
   });
 
+  it('refuses a conversion name the file would defuse as a formula, so Google Ads would not find the action', () => {
+    const formula =
+      'must not start with = + - or @ (the file would put an apostrophe before it and Google Ads would match no conversion action): rename the action in Google Ads';
+    for (const name of ['=Lead', '+Lead', '-Lead', '@Lead', '  =Lead']) {
+      expect(problems({ ...base, GOOGLE_ADS_VERIFIED_CONVERSION_NAME: name })).toEqual([`GOOGLE_ADS_VERIFIED_CONVERSION_NAME: ${formula}`]);
+    }
+    expect(problems({ ...base, GOOGLE_ADS_LEAD_CONVERSION_NAME: '-10% lead' })).toEqual([`GOOGLE_ADS_LEAD_CONVERSION_NAME: ${formula}`]);
+    // Inside the name those characters are fine: only the first would be defused.
+    expect(parseEnv(apiEnvSchema, { ...base, GOOGLE_ADS_LEAD_CONVERSION_NAME: 'Lead = richiesta + SMS @ guida' })).toMatchObject({
+      GOOGLE_ADS_LEAD_CONVERSION_NAME: 'Lead = richiesta + SMS @ guida',
+    });
+  });
+
   it('wants both credentials of the URL or neither, and a user name without a colon', () => {
     expect(problems({ ...base, GOOGLE_ADS_EXPORT_USERNAME: 'google' })).toEqual([
       'GOOGLE_ADS_EXPORT_PASSWORD: set both GOOGLE_ADS_EXPORT_USERNAME and GOOGLE_ADS_EXPORT_PASSWORD, or neither (the URL is then off)',

@@ -4,10 +4,13 @@ import {
   DEFAULT_VERIFIED_CONVERSION_NAME,
   MIN_EXPORT_PASSWORD_LENGTH,
 } from '@guida/shared/google-ads-conversions';
+import { startsAsFormula } from '@guida/shared/server/csv';
 
 /**
  * A conversion action's name exactly as it is in Google Ads (the file names the action by
- * it): printable, no line breaks, at most 100 characters as Google allows.
+ * it): printable, no line breaks, at most 100 characters as Google allows, and not starting
+ * as a spreadsheet formula: the file's cells defuse those with an apostrophe (csv.ts), so
+ * Google would look for a different name and match nothing.
  */
 const conversionName = (fallback: string) =>
   z
@@ -16,6 +19,9 @@ const conversionName = (fallback: string) =>
     .min(1)
     .max(100, { error: 'must be at most 100 characters (Google Ads conversion action names)' })
     .regex(/^[^\p{Cc}]+$/u, { error: 'must be one line of printable characters' })
+    .refine((name) => !startsAsFormula(name), {
+      error: 'must not start with = + - or @ (the file would put an apostrophe before it and Google Ads would match no conversion action): rename the action in Google Ads',
+    })
     .default(fallback);
 
 /** The least distinct characters a production password must have (refuses "aaaa…", "1212…"). */

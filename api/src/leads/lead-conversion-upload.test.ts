@@ -10,31 +10,33 @@ import { createTestApi, validLead, type TestApi } from '../testing/test-api';
 
 /**
  * The Meta `lead` conversion upload (decision 061) is stored with the lead, in its own
- * statement, only for a visitor whose marketing cookie choice the server recorded; the
- * job goes to the conversions queue without holding the answer. A withdrawal skips what
- * is still to send; the admin's lead detail lists every upload.
+ * statement, only while Meta is configured and only for a visitor whose marketing cookie
+ * choice the server recorded; the job goes to the conversions queue without holding the
+ * answer. A withdrawal skips what is not yet sent, a claimed upload included; the admin's
+ * lead detail lists every upload.
  */
+const META_ON = { META_PIXEL_ID: '1234567890123', META_CAPI_ACCESS_TOKEN: 'EAAGm0PX4ZCpsBAKZBtestZBtokenZA1234567890' };
 let api: TestApi;
 let admin: Awaited<ReturnType<typeof signInAsAdmin>>;
 
 beforeAll(async () => {
-  api = await createTestApi();
+  api = await createTestApi(META_ON);
   admin = await signInAsAdmin(api);
 });
 afterAll(async () => {
   await api.close();
 });
 
-async function sendLead(marketingCookies: boolean | null) {
+async function sendLead(marketingCookies: boolean | null, to: TestApi = api) {
   let cookieConsentSessionId: string | undefined;
   if (marketingCookies !== null) {
     cookieConsentSessionId = randomBytes(18).toString('base64url');
-    const choice = await request(api.app)
+    const choice = await request(to.app)
       .post('/api/cookie-consent')
       .send({ sessionId: cookieConsentSessionId, essential: true, analytics: false, marketing: marketingCookies, preferences: false });
     expect(choice.status).toBe(201);
   }
-  const response = await request(api.app)
+  const response = await request(to.app)
     .post('/api/ebook-request')
     .set('Content-Type', 'application/json')
     .send(JSON.stringify({ ...validLead(), fbclid: 'IwAR0intake', cookieConsentSessionId }));
@@ -71,6 +73,27 @@ describe('the Meta conversion of a new lead', () => {
       expect(await uploadsOf(leadId), String(choice)).toEqual([]);
     }
     expect(await api.db('conversion_uploads').count({ n: '*' }).first()).toEqual({ n: 1 });
+  });
+
+  it('is neither stored nor enqueued while Meta is not configured', async () => {
+    const off = await createTestApi();
+    try {
+      const leadId = await sendLead(true, off);
+      expect(await off.db('ebook_requests').where({ id: leadId }).first()).toMatchObject({ ad_user_data: 'granted', fbclid: 'IwAR0intake' });
+      expect(await off.db('conversion_uploads').where({ subject_lead_id: leadId })).toEqual([]);
+      expect(await off.deps.queues.queue('conversions').getJobCounts('waiting', 'delayed', 'active')).toEqual({ waiting: 0, delayed: 0, active: 0 });
+    } finally {
+      await off.close();
+    }
+  });
+
+  it('is skipped when the person withdraws the marketing consent, even claimed by a worker that stopped', async () => {
+    const claimedLeadId = await sendLead(true);
+    const [claimed] = await uploadsOf(claimedLeadId);
+    await api.db('conversion_uploads').where({ id: claimed.id }).update({ status: 'sending', attempts: 1 });
+    const response = await admin.agent.post(`/api/admin/leads/${claimedLeadId}/withdraw-marketing`).set('X-CSRF-Token', admin.csrfToken);
+    expect(response.status).toBe(200);
+    expect((await uploadsOf(claimedLeadId))[0]).toMatchObject({ id: claimed.id, status: 'skipped', last_error: CONVERSION_SKIP_REASONS.withdrawn });
   });
 
   it('is skipped when the person withdraws the marketing consent before it went, and listed on the lead’s detail', async () => {

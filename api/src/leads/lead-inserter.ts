@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { DatabaseBusyError, isDatabaseUnavailable } from '../http/database-errors';
-import { insertLeads, type InsertLeadResult, type NewLead, type PlaceRules } from './leads.repo';
+import { insertLeads, type InsertLeadResult, type IntakeRules, type NewLead, type PlaceRules } from './leads.repo';
 
 /** The offer had no free place left for the lead (decision 047): nothing of it was stored. */
 export class NoPlaceLeftError extends Error {
@@ -28,6 +28,8 @@ export interface LeadInserterOptions {
   maxWaiting?: number;
   /** The offer's start and cap (decision 047); by default no cap, places taken from the first lead. */
   places?: PlaceRules;
+  /** By default Meta is off: no conversion upload is stored. */
+  intake?: IntakeRules;
 }
 
 /**
@@ -45,6 +47,7 @@ export function createLeadInserter(
     maxWaitMs = 10_000,
     maxWaiting = 5_000,
     places = { startsAt: null, placesTotal: null },
+    intake = { metaConversions: false },
   }: LeadInserterOptions = {},
 ): LeadInserter {
   const settle = (item: Waiting, result: InsertLeadResult | null | undefined) =>
@@ -97,6 +100,7 @@ export function createLeadInserter(
         db,
         batch.map(({ lead }) => lead),
         places,
+        intake,
       );
       batch.forEach((item, index) => settle(item, results[index]));
     } catch (error) {
@@ -107,7 +111,7 @@ export function createLeadInserter(
       // One lead the database refuses must not fail the others: each goes alone, one
       // after the other (in this slot), so a failing batch does not flood the pool.
       for (const item of batch) {
-        await insertLeads(db, [item.lead], places).then(([result]) => settle(item, result), item.reject);
+        await insertLeads(db, [item.lead], places, intake).then(([result]) => settle(item, result), item.reject);
       }
     }
   }

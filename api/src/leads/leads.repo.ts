@@ -44,6 +44,12 @@ export interface NewLead {
   smsBudget: { trusted: boolean; address: string | null };
 }
 
+/** What the configuration asks of an insert besides the offer. */
+export interface IntakeRules {
+  /** The Meta Conversions API is on (decision 061): a consenting lead gets its `lead` upload. */
+  metaConversions: boolean;
+}
+
 /** What the offer asks of an insert (decision 047). */
 export interface PlaceRules {
   /** Places are taken from this time on (OFFER_STARTS_AT); null: from the first lead. */
@@ -62,7 +68,7 @@ export interface InsertLeadResult {
    * this visitor's, claimed first by someone else (whose SMS it received, with their name).
    */
   emailMessageId: number | null;
-  /** The lead's Meta conversion upload (decision 061); null without the ad consent. */
+  /** The lead's Meta conversion upload (decision 061); null without the ad consent, or with Meta off. */
   conversionUploadId: number | null;
 }
 
@@ -100,8 +106,8 @@ export interface InsertLeadResult {
  * id of both touches is left out (the UTM fields and the referring host stay) and both are
  * 'denied'. The browser's word alone grants nothing. A lead the consent rule allows
  * (shared/src/server/ad-conversion-consent.ts) also gets its pending Meta `Lead`
- * conversion upload here (decision 061); the worker checks the suppression list before
- * anything is sent.
+ * conversion upload here while Meta is on (decision 061); the worker checks the
+ * suppression list before anything is sent.
  *
  * A marketing consent is recorded only when given, under its own text version:
  * gdpr_consents holds consents given, with the hash of the address (what stays findable
@@ -204,7 +210,7 @@ crm AS (
   INSERT INTO crm_deliveries (lead_id, event) SELECT id, 'lead.created' FROM lead
   RETURNING id, lead_id
 ),
-conversion AS (${insertLeadConversionSql('lead')})
+conversion AS (${insertLeadConversionSql('lead', ':metaConversions::boolean')})
 SELECT lead.telefono, lead.id AS lead_id, crm.id AS crm_delivery_id, lead.repeat_of, email.id AS email_message_id,
   conversion.id AS conversion_upload_id
 FROM lead JOIN crm ON crm.lead_id = lead.id LEFT JOIN email ON email.lead_id = lead.id
@@ -213,7 +219,7 @@ FROM lead JOIN crm ON crm.lead_id = lead.id LEFT JOIN email ON email.lead_id = l
 );
 
 /** Stores a batch of leads whose phones are distinct, and answers for each, in order. */
-async function storeLeads(db: Knex, leads: NewLead[], offerStartsAt: Date | null): Promise<InsertLeadResult[]> {
+async function storeLeads(db: Knex, leads: NewLead[], offerStartsAt: Date | null, intake: IntakeRules): Promise<InsertLeadResult[]> {
   const column = <T>(value: (lead: NewLead) => T) => leads.map(value);
   const { rows } = await insertLeadsStatement(db, {
     telefono: column((lead) => lead.request.telefono),
@@ -239,6 +245,7 @@ async function storeLeads(db: Knex, leads: NewLead[], offerStartsAt: Date | null
     smsTrusted: column((lead) => lead.smsBudget.trusted),
     budgetAddress: column((lead) => lead.smsBudget.address),
     offerStartsAt: offerStartsAt,
+    metaConversions: intake.metaConversions,
   });
   const byPhone = new Map(rows.map((row) => [row.telefono, row]));
   return leads.map(({ request }) => {
@@ -265,9 +272,14 @@ async function storeLeads(db: Knex, leads: NewLead[], offerStartsAt: Date | null
  * none is admitted: the offer has ended. The insert runs in the same transaction, so no
  * other batch can count before these places are there.
  */
-export async function insertLeads(db: Knex, leads: NewLead[], places: PlaceRules): Promise<(InsertLeadResult | null)[]> {
+export async function insertLeads(
+  db: Knex,
+  leads: NewLead[],
+  places: PlaceRules,
+  intake: IntakeRules = { metaConversions: false },
+): Promise<(InsertLeadResult | null)[]> {
   const { placesTotal, startsAt } = places;
-  if (placesTotal === null) return storeLeads(db, leads, startsAt);
+  if (placesTotal === null) return storeLeads(db, leads, startsAt, intake);
   return db.transaction(async (trx) => {
     const { taken, held } = await lockOfferAndReadPlaces(trx, startsAt, leads.map((lead) => lead.placeKey));
     let free = placesTotal - taken;
@@ -279,7 +291,7 @@ export async function insertLeads(db: Knex, leads: NewLead[], places: PlaceRules
       return true;
     });
     const toStore = leads.filter((_, index) => admitted[index]);
-    const stored = toStore.length > 0 ? await storeLeads(trx, toStore, startsAt) : [];
+    const stored = toStore.length > 0 ? await storeLeads(trx, toStore, startsAt, intake) : [];
     let next = 0;
     return admitted.map((ok) => (ok ? stored[next++]! : null));
   });

@@ -96,6 +96,7 @@ export function leadsRouter(deps: ApiDeps) {
   const signals = smsBudgetSignals(deps);
   const insertLead = createLeadInserter(deps.db, {
     places: { startsAt: offer.settings.startsAt, placesTotal: offer.settings.placesTotal },
+    intake: { metaConversions: config.metaConversionsOn },
   });
   // After the intake (a cross-site post still gets 403, a flood 429, before anything else)
   // and before the challenge and the body's rules: an ended offer is ended whatever the body.

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import twilio from 'twilio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reopenSms } from '@guida/shared/deliveries/sms-deliveries';
 import { fetchSmsPriceJob } from '@guida/shared/jobs/sms-price';
 import { insertLead } from '@guida/testing/lead-fixture';
 import { createTestApi, type TestApi } from '../testing/test-api';
@@ -24,7 +25,12 @@ async function sentSms(sid: string) {
   await api.db('sms_messages')
     .where({ lead_id: leadId })
     .update({ status: 'sent', provider: 'twilio', provider_message_id: sid, sent_at: api.db.fn.now() });
+  return leadId;
 }
+
+/** The open price lookups of these messages (sms_prices rows without a price or an end). */
+const openLookups = async (...sids: string[]) =>
+  (await api.db('sms_prices').whereIn('provider_message_id', sids).whereNull('fetched_at').whereNull('given_up_at').pluck('provider_message_id')).sort();
 
 /** Twilio's signed status callback. */
 function report(sid: string, status: string) {
@@ -47,6 +53,7 @@ describe('the status callback and the SMS price (decision 060)', () => {
 
     expect((await report(delivered, 'sent')).status).toBe(204);
     expect(await lookupOf(delivered)).toBeUndefined();
+    expect(await openLookups(delivered)).toEqual([]);
 
     expect((await report(delivered, 'delivered')).status).toBe(204);
     expect((await lookupOf(delivered))?.data).toEqual({ messageSid: delivered });
@@ -54,5 +61,16 @@ describe('the status callback and the SMS price (decision 060)', () => {
 
     expect((await report(failed, 'undelivered')).status).toBe(204);
     expect((await lookupOf(failed))?.data).toEqual({ messageSid: failed });
+    // Opened with the final report, in the same statement: a lost job is found by the sweep.
+    expect(await openLookups(delivered, failed)).toEqual([delivered, failed].sort());
+  });
+
+  it('keeps the lookup of a message an admin’s resend replaces, whose late final report no longer finds the SMS', async () => {
+    const replaced = `SM${'3'.repeat(32)}`;
+    const leadId = await sentSms(replaced);
+    await reopenSms(api.db, leadId, 30, 'admin-resend');
+    expect(await openLookups(replaced)).toEqual([replaced]);
+    expect((await report(replaced, 'delivered')).status).toBe(204);
+    expect(await api.db('sms_prices').where({ provider_message_id: replaced })).toHaveLength(1);
   });
 });

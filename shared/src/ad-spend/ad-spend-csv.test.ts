@@ -117,7 +117,10 @@ describe('ad spend values', () => {
     ['1234,56', '1234.56'],
     ['1234.56', '1234.56'],
     ['1,234.56', '1234.56'],
-    ['1.234', '1234.00'],
+    ['1.234,00', '1234.00'],
+    ['1.234.567', '1234567.00'],
+    ['0.12', '0.12'],
+    ['123.4567', '123.46'],
     ['1.234.567,8', '1234567.80'],
     ['12,345', '12.35'],
     ['0,004', '0.00'],
@@ -129,6 +132,18 @@ describe('ad spend values', () => {
 
   it.each(['12,3,4', '1.23.4', 'abc', '', ',5', '12..5', '1,2.3.4', '99999999999'])('refuses the amount «%s»', (raw) => {
     expect(parseSpendAmount(raw)).toEqual({ problem: 'invalid' });
+  });
+
+  // Italian thousands or a plain decimal? 1,000× apart: refused, never guessed.
+  it.each(['0.123', '123.456', '1.234', '€ 1.234', '-1.234'])('refuses the ambiguous amount «%s»', (raw) => {
+    expect(parseSpendAmount(raw)).toEqual({ problem: 'ambiguous' });
+  });
+
+  it('says on its line how to write an ambiguous amount', () => {
+    const parsed = errorsOf('data;utm_source;utm_campaign;importo\n05/11/2026;google;a;1.234,50\n06/11/2026;google;a;0,5\n07/11/2026;google;a;12\n08/11/2026;google;a;123.456\n');
+    expect(parsed.errors).toEqual([
+      { line: 5, message: 'Riga 5: importo ambiguo («123.456»): scrivi 123.456,00 se sono migliaia oppure 123,456 se sono decimali' },
+    ]);
   });
 
   it('reads days and currencies', () => {

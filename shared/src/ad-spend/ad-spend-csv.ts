@@ -56,6 +56,10 @@ export const adSpendCsvMessages = {
   invalidDay: (value: string) => `data non valida («${value}»): usa GG/MM/AAAA o AAAA-MM-GG`,
   invalidAmount: (value: string) => `importo non valido («${value}»)`,
   negativeAmount: (value: string) => `importo negativo («${value}»)`,
+  ambiguousAmount: (value: string) => {
+    const [integer = '', fraction = ''] = value.replace(/[^\d.]/g, '').split('.');
+    return `importo ambiguo («${value}»): scrivi ${integer}.${fraction},00 se sono migliaia oppure ${integer},${fraction} se sono decimali`;
+  },
   invalidCampaignValue: (column: string, value: string) => `${column} non valido («${value}»)`,
   invalidCurrency: (value: string) => `valuta non valida («${value}»): usa il codice ISO di 3 lettere, per esempio EUR`,
   euroWithOtherCurrency: (currency: string) => `l’importo è in € ma la valuta è ${currency}`,
@@ -172,10 +176,12 @@ const GROUPED = (mark: string) => new RegExp(`^\\d{1,3}(\\${mark}\\d{3})+$`);
 
 /**
  * An amount as "1234.56" (rounded to the cent), or why not. Italian `1.234,56` and
- * `1234,56`, plain `1234.56`, English `1,234.56`; a lone `.` followed by three digits
- * (`1.234`) is an Italian thousands mark. `€` and spaces anywhere are dropped.
+ * `1234,56`, plain `1234.56`, English `1,234.56`, Italian thousands `1.234.567`. A lone
+ * `.` followed by three digits (`1.234`, `0.123`) is ambiguous (Italian thousands, or a
+ * plain decimal?) and refused rather than guessed: the operator writes `1.234,00` or
+ * `1,234`. `€` and spaces anywhere are dropped.
  */
-export function parseSpendAmount(raw: string): { amount: string; euro: boolean } | { problem: 'invalid' | 'negative' } {
+export function parseSpendAmount(raw: string): { amount: string; euro: boolean } | { problem: 'invalid' | 'negative' | 'ambiguous' } {
   const euro = raw.includes('€');
   let value = raw.replace(/[€\s\u00a0\u202f]/g, '');
   const negative = /^-|-$/.test(value);
@@ -196,6 +202,7 @@ export function parseSpendAmount(raw: string): { amount: string; euro: boolean }
     if (parts.length !== 2 || parts[0] === '' || parts[1] === '') return { problem: 'invalid' };
     [integer = '', fraction = ''] = parts;
   } else if (lastDot >= 0) {
+    if (/^\d+\.\d{3}$/.test(value)) return { problem: 'ambiguous' };
     if (GROUPED('.').test(value)) [integer, fraction] = [value.split('.').join(''), ''];
     else {
       const parts = value.split('.');
@@ -298,11 +305,12 @@ export function parseAdSpendCsv(input: Uint8Array | string): AdSpendParse {
       const amount = parseSpendAmount(cell('importo'));
       if (cell('importo').trim() === '') problems.push(adSpendCsvMessages.missing('importo'));
       else if ('problem' in amount) {
-        problems.push(
-          amount.problem === 'negative'
-            ? adSpendCsvMessages.negativeAmount(shown(cell('importo')))
-            : adSpendCsvMessages.invalidAmount(shown(cell('importo'))),
-        );
+        const messageOf = {
+          negative: adSpendCsvMessages.negativeAmount,
+          ambiguous: adSpendCsvMessages.ambiguousAmount,
+          invalid: adSpendCsvMessages.invalidAmount,
+        }[amount.problem];
+        problems.push(messageOf(shown(cell('importo'))));
       }
       const currency = parseSpendCurrency(cell('valuta'));
       if (currency === null) problems.push(adSpendCsvMessages.invalidCurrency(shown(cell('valuta'))));

@@ -3,7 +3,16 @@ import type { ConversionEvent, ConversionPlatform } from '../jobs/conversions';
 import { adConversionConsentSql } from '../server/ad-conversion-consent';
 import { isVerifiedSql, verifiedAtSql } from '../server/verified-lead-sql';
 import { CONVERSION_TRANSITIONS, type DeliveryStatus } from './delivery-statuses';
-import { applyTransition, claimRow, dueRows, isClaimable, isTakeOver, statusOf, type DueOptions } from './delivery-table';
+import {
+  applyTransition,
+  applyTransitionOrRefuse,
+  claimRow,
+  dueRows,
+  isClaimable,
+  isTakeOver,
+  statusOf,
+  type DueOptions,
+} from './delivery-table';
 
 /**
  * conversion_uploads (decision 061): every write to it but Google Ads' fetches, recorded by
@@ -49,11 +58,13 @@ export interface ConversionUpload {
  * row of the CTE `leadCte` (columns `id`, `repeat_of`, `ad_user_data`, `marketing_consent_withdrawn_at`)
  * that the consent rule allows and that is not a repeat (the same phone within 24 hours is
  * the same person: one conversion, as in Google's file); returns `id` and `lead_id`.
+ * `metaOn` is an SQL boolean (a parameter): false while the Meta Conversions API is off,
+ * so nothing is stored that the worker would only skip.
  */
-export const insertLeadConversionSql = (leadCte: string) => `
+export const insertLeadConversionSql = (leadCte: string, metaOn: string) => `
 INSERT INTO ${TABLE} (lead_id, subject_lead_id, platform, event, event_id)
 SELECT ${leadCte}.id, ${leadCte}.id, 'meta', 'lead', ${eventIdSql(`${leadCte}.id`, 'lead')}
-FROM ${leadCte} WHERE ${leadCte}.repeat_of IS NULL AND ${adConversionConsentSql(leadCte)}
+FROM ${leadCte} WHERE ${metaOn} AND ${leadCte}.repeat_of IS NULL AND ${adConversionConsentSql(leadCte)}
 RETURNING id, lead_id`;
 
 /**
@@ -137,24 +148,32 @@ export const recordConversionFailure = (
     last_error: failure.error,
   });
 
-/** Nothing goes out for this upload; `reason` is shown to the admin (Italian). */
-export const skipConversionUpload = (db: Knex, uploadId: number, reason: string) =>
-  applyTransition(db, TABLE, uploadId, CONVERSION_TRANSITIONS.skip, { last_error: reason });
+/**
+ * Nothing goes out for the upload its worker claimed; `reason` is shown to the admin
+ * (Italian). A skip is no attempt: the attempts go back to what they were before the claim.
+ */
+export const skipConversionUpload = (db: Knex, upload: { id: number; attempts: number }, reason: string) =>
+  applyTransition(db, TABLE, upload.id, CONVERSION_TRANSITIONS.skip, { attempts: upload.attempts, last_error: reason });
 
 /**
- * The uploads of these leads still to send are skipped, in the caller's transaction: a
+ * The uploads of these leads not yet sent are skipped, in the caller's transaction: a
  * withdrawal of the marketing consent, or an erasure (before the leads are deleted). A
- * post in flight finishes and is recorded as it ends; the worker checks the consent and
- * the lead again before any later attempt.
+ * claimed upload too: its worker checks the consent only after its claim, so one that has
+ * not checked yet sees the withdrawal, one that stopped leaves nothing to take over, and
+ * a post already on its way can no longer be recorded as delivered.
  */
 export function skipUnsentConversionUploads(trx: Knex.Transaction, leadIds: number[], reason: string) {
   if (leadIds.length === 0) return Promise.resolve(0);
-  const skip = CONVERSION_TRANSITIONS.skip;
+  const settle = CONVERSION_TRANSITIONS.settleForWithdrawal;
   return trx(TABLE)
     .whereIn('lead_id', leadIds)
-    .whereIn('status', skip.from)
-    .update({ status: skip.to, last_error: reason, updated_at: trx.fn.now() });
+    .whereIn('status', settle.from)
+    .update({ status: settle.to, last_error: reason, updated_at: trx.fn.now() });
 }
+
+/** The admin's retry of a failed job: the upload must have failed (else DeliveryTransitionError). */
+export const retryFailedConversionUpload = (db: Knex, uploadId: number) =>
+  applyTransitionOrRefuse(db, 'conversion', 'retry', TABLE, uploadId, CONVERSION_TRANSITIONS.retryFailed);
 
 /** Uploads of `platform` a worker should run now (see dueRows). */
 export async function listConversionsDue(db: Knex, platform: ConversionPlatform, options: DueOptions) {

@@ -32,7 +32,7 @@ export type SmsStatus = (typeof SMS_STATUSES)[number];
 export const DELIVERY_STATUSES = ['pending', 'retrying', 'sending', 'delivered', 'failed', 'skipped'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
-export type DeliveryKind = 'sms' | 'crm' | 'email';
+export type DeliveryKind = 'sms' | 'crm' | 'email' | 'conversion';
 
 export interface Transition<S extends string> {
   readonly from: readonly S[];
@@ -116,10 +116,18 @@ export const CONVERSION_TRANSITIONS = {
   recordRetry: { from: SENDING, to: 'retrying' },
   recordFailure: { from: SENDING, to: 'failed' },
   /**
-   * Nothing goes out: the platform is not configured, the consent is gone (withdrawn,
-   * suppressed), the lead was erased, or the event is older than the platform accepts.
+   * Claimed, then found not to go out: the platform is not configured, the consent is gone
+   * (withdrawn, suppressed), the lead was erased, or the event is older than the platform
+   * accepts. The worker checks after its claim, so a withdrawal cannot slip in between.
    */
-  skip: { from: UNSENT, to: 'skipped' },
+  skip: { from: SENDING, to: 'skipped' },
+  /**
+   * A withdrawal of the marketing consent or an erasure: nothing more about the person goes
+   * out, not even an upload a worker claimed (or stopped with, which no sweep revives).
+   */
+  settleForWithdrawal: { from: [...UNSENT, ...SENDING], to: 'skipped' },
+  /** The admin's "retry" of a failed job. */
+  retryFailed: { from: ['failed'], to: 'pending' },
 } as const satisfies Record<string, Transition<DeliveryStatus>>;
 
 /** Conversions by outcome, for the metrics and the alert. */

@@ -15,6 +15,7 @@ import {
   type Transition,
 } from './delivery-statuses';
 import { insertVerificationDeliverySql } from './crm-deliveries';
+import { openSmsPriceLookup, PRICED_PROVIDER, SMS_PRICED_STATUSES } from './sms-prices';
 import { dueRows, isClaimable, isTakeOver, sqlList, statusOf, type DueOptions } from './delivery-table';
 import {
   BUDGET_ADDRESS_KEPT_MS,
@@ -306,11 +307,19 @@ export const skipSms = (db: Knex, smsId: number, reason: string) =>
  */
 export async function reopenSms(db: Knex, leadId: number, linkTtlDays: number, origin: string) {
   return db.transaction(async (trx) => {
-    const sms = await trx('sms_messages').where({ lead_id: leadId }).forUpdate().first<{ id: number; status: SmsStatus }>('id', 'status');
+    const sms = await trx('sms_messages')
+      .where({ lead_id: leadId })
+      .forUpdate()
+      .first<{ id: number; status: SmsStatus; provider: string | null; provider_message_id: string | null }>('id', 'status', 'provider', 'provider_message_id');
     if (!sms) return null;
     const reopen = SMS_TRANSITIONS.reopen;
     if (!(reopen.from as readonly SmsStatus[]).includes(sms.status)) {
       throw new DeliveryTransitionError('sms', 'reopen', sms.status);
+    }
+    // Twilio bills the message being replaced: its price lookup opens (if its final report
+    // has not opened it) and stays its own, whatever the new message costs (sms-prices.ts).
+    if (sms.provider === PRICED_PROVIDER && sms.provider_message_id !== null) {
+      await openSmsPriceLookup(trx, sms.id, sms.provider_message_id);
     }
     await trx('sms_messages')
       .where({ id: sms.id })
@@ -321,8 +330,6 @@ export async function reopenSms(db: Knex, leadId: number, linkTtlDays: number, o
         error_code: null,
         error_message: null,
         delivered_at: null,
-        // The new message has a price of its own, added to the earlier one's (sms-prices.ts).
-        price_fetched_at: null,
         updated_at: trx.fn.now(),
       });
     await trx('sms_events').insert({ sms_message_id: sms.id, status: reopen.to, provider_status: origin });
@@ -360,10 +367,17 @@ WITH changed AS (
   WHERE (provider_message_id = :providerMessageId
       OR (id = :smsId AND provider_message_id IS NULL AND status IN (${sqlList(SMS_TRANSITIONS.recordSent.from)})))
     AND ${RANK_OF_CURRENT_STATUS} < :rank
-  RETURNING id, lead_id
+  RETURNING id, lead_id, provider, provider_message_id
 ), logged AS (
   INSERT INTO sms_events (sms_message_id, status, provider_status, error_code)
   SELECT id, :status, :providerStatus::text, :errorCode FROM changed
+), priced AS (
+  -- Final: Twilio bills this message; its price lookup opens (sms-prices.ts). Reports are
+  -- Twilio's: a row whose provider the worker has not recorded yet is Twilio's too.
+  INSERT INTO sms_prices (sms_id, provider_message_id)
+  SELECT id, provider_message_id FROM changed
+  WHERE :status IN (${sqlList(SMS_PRICED_STATUSES)}) AND coalesce(provider, '${PRICED_PROVIDER}') = '${PRICED_PROVIDER}'
+  ON CONFLICT (provider_message_id) DO NOTHING
 ), reached AS (
   UPDATE ebook_requests l SET reachable_at = now()
   FROM changed

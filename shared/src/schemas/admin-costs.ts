@@ -13,14 +13,20 @@ export type Money = z.infer<typeof moneySchema>;
 export const leadCostSchema = z.object({
   /** The overview's campaign key: "(direct)" for leads without a campaign. */
   utmSource: z.string(),
-  /** '' for leads (and spend) without utm_campaign. */
+  /** '' for leads without utm_campaign (and for a whole source's row). */
   utmCampaign: z.string(),
+  /**
+   * The row of a whole source, "(intera sorgente)": all of its leads and all of its spend,
+   * the spend imported for the whole source (utm_campaign '') included, which no campaign
+   * row counts. Only for sources with such spend in the period (or on the day).
+   */
+  wholeSource: z.boolean(),
   leads: z.number(),
   /** Reachable or engaged (decision 059). */
   verifiedLeads: z.number(),
   /** What Twilio billed for these leads' SMS, per currency. */
   smsCost: z.array(moneySchema),
-  /** Of these leads' SMS, those Twilio has not priced yet: smsCost will still grow. */
+  /** Of these leads' SMS messages, those Twilio has not priced yet: smsCost will still grow. */
   smsPricesPending: z.number(),
   /** The imported ad spend of the campaign on those days, per currency. */
   adSpend: z.array(moneySchema),
@@ -36,7 +42,7 @@ export const leadCostsSchema = z.object({
   byCampaign: z.array(leadCostSchema),
   /** Newest day first; only days and campaigns with leads or spend. */
   byDay: z.array(leadCostSchema.extend({ day: z.string() })),
-  total: leadCostSchema.omit({ utmSource: true, utmCampaign: true }),
+  total: leadCostSchema.omit({ utmSource: true, utmCampaign: true, wholeSource: true }),
 });
 export type LeadCosts = z.infer<typeof leadCostsSchema>;
 

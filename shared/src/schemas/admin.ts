@@ -229,12 +229,15 @@ export const leadDetailSchema = z.object({
       errorMessage: z.string().nullable(),
       sentAt: z.string().nullable(),
       deliveredAt: z.string().nullable(),
-      /** What Twilio billed for the lead's SMS (a resend's added), a decimal string; null until priced (decision 060). */
-      price: z.string().nullable(),
-      /** ISO 4217. */
-      priceUnit: z.string().nullable(),
-      /** When the price lookup ended: set without a price when Twilio never reported one. */
-      priceFetchedAt: z.string().nullable(),
+      /**
+       * What Twilio billed for the lead's SMS, every message of it (a resend's too), per
+       * currency (ISO 4217), as decimal strings; empty until one is priced (decision 060).
+       */
+      prices: z.array(z.object({ currency: z.string(), amount: z.string() })),
+      /** Its messages still waiting for their price. */
+      pricesPending: z.number(),
+      /** Its messages whose price Twilio never reported (the lookup gave up). */
+      pricesGivenUp: z.number(),
       timeline: z.array(
         z.object({
           status: z.string(),
@@ -566,12 +569,17 @@ export const overviewSchema = z.object({
   byLandingPage: z.array(z.object({ landingPath: z.string(), visitors: z.number(), leads: z.number(), ...verificationCounts })),
   /** The funnel's campaign key; "(direct)" without one. */
   bySource: z.array(z.object({ utmSource: z.string(), visitors: z.number(), leads: z.number(), ...verificationCounts })),
-  /** Sessions that landed with the campaign (the funnel's landings), and its leads; "" for a field it lacks. */
+  /**
+   * Per campaign, all five UTM fields as the funnel splits them: sessions that landed with
+   * it (the funnel's landings), and its leads; "" for a field it lacks.
+   */
   byCampaign: z.array(
     z.object({
       utmSource: z.string(),
       utmMedium: z.string(),
       utmCampaign: z.string(),
+      utmTerm: z.string(),
+      utmContent: z.string(),
       visitors: z.number(),
       leads: z.number(),
       ...verificationCounts,

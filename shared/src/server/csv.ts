@@ -10,10 +10,13 @@ export const CSV_BOM = '\uFEFF';
 const SEPARATOR = ';';
 const FORMULA_START = /^[=+\-@\t\r]/;
 
+/** Whether csvCell defuses the text (and so changes it): it starts as a spreadsheet formula would. */
+export const startsAsFormula = (text: string) => FORMULA_START.test(text);
+
 export function csvCell(value: unknown): string {
   if (value === null || value === undefined) return '';
   let text = value instanceof Date ? value.toISOString() : String(value);
-  if (FORMULA_START.test(text)) text = `'${text}`;
+  if (startsAsFormula(text)) text = `'${text}`;
   // A TAB too: spreadsheets offer it as a separator when they import, and would split the cell.
   return /[";\n\r,\t]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }

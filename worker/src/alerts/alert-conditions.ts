@@ -11,9 +11,13 @@ import {
 } from '@guida/shared/deliveries/delivery-statuses';
 import { sqlList } from '@guida/shared/deliveries/delivery-table';
 import { smsBudgetOverview } from '@guida/shared/deliveries/sms-deliveries';
-import type { SmsBudgetLimits } from '@guida/shared/deliveries/sms-budget';
+import { smsBudgetLimits, type SmsBudgetLimits } from '@guida/shared/deliveries/sms-budget';
 import type { AlertMeasures, Measurement } from '@guida/shared/server/alerts/evaluate-alerts';
+import { GOOGLE_ADS_WINDOW_DAYS } from '@guida/shared/google-ads-conversions';
+import { googleAdsCandidatePage } from '@guida/shared/server/google-ads-candidates';
 import { SMS_WAIT_STARTED_SQL } from '@guida/shared/server/sms-wait-started-sql';
+import type { WorkerConfig } from '../config';
+import { metaConversionsSettings } from '../conversions';
 
 /**
  * The conditions an alert watches (docs/ops/alerts.md), each measured from the delivery
@@ -31,8 +35,26 @@ export interface AlertSettings {
   conversionsFailingMinutes: number;
   /** With the Meta Conversions API off every upload is skipped: nothing can fail. */
   conversionsConfigured: boolean;
+  /** Google Ads' scheduled URL (decision 062) when both its credentials are set; null while it is off. */
+  googleAdsExport: { suppressionHashSecret: string } | null;
   smsBudgetLimits: SmsBudgetLimits;
 }
+
+/** The settings as the worker's configuration gives them. */
+export const alertSettingsOf = (config: WorkerConfig): AlertSettings => ({
+  smsP95Seconds: config.ALERT_SMS_P95_SECONDS,
+  smsFailurePercent: config.ALERT_SMS_FAILURE_PERCENT,
+  smsMinCount: config.ALERT_SMS_MIN_COUNT,
+  crmFailingMinutes: config.ALERT_CRM_FAILING_MINUTES,
+  crmConfigured: Boolean(config.CRM_WEBHOOK_URL),
+  conversionsFailingMinutes: config.ALERT_CONVERSIONS_FAILING_MINUTES,
+  conversionsConfigured: metaConversionsSettings(config) !== null,
+  googleAdsExport:
+    config.GOOGLE_ADS_EXPORT_USERNAME && config.GOOGLE_ADS_EXPORT_PASSWORD
+      ? { suppressionHashSecret: config.SUPPRESSION_HASH_SECRET }
+      : null,
+  smsBudgetLimits: smsBudgetLimits(config),
+});
 
 /** The SMS p95 and the failure rate look at the last 10 minutes. */
 const SMS_WINDOW_MINUTES = 10;
@@ -45,6 +67,13 @@ const RATE_WINDOW_SECONDS = 60;
  * in a second or two, and a rate measured over an SMS that just arrived means nothing.
  */
 const QUEUE_ESTIMATE_AFTER_SECONDS = 30;
+/**
+ * Hours a file holding conversions may go without a fetch by Google Ads before its alert
+ * opens: the schedule runs daily, so one missed run and a half day of slack.
+ */
+const GOOGLE_ADS_NOT_FETCHED_HOURS = 36;
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
 
 const SMS_WAITING = [...SMS_TRANSITIONS.claim.from, ...SMS_TRANSITIONS.recordSent.from];
 const SMS_FINISHED = [...SMS_HANDED_OVER, ...SMS_FAILED_STATUSES];
@@ -178,6 +207,57 @@ const measureConversionsFailing = (db: Knex, now: Date, settings: AlertSettings)
   });
 
 /**
+ * The first lead (in lead order) created in [since, until] that the Google Ads file holds
+ * (the file's own rule, googleAdsCandidatePage), or null: read page by page, stopping at
+ * the first page that has one.
+ */
+async function firstGoogleAdsLead(db: Knex, suppressionHashSecret: string, since: Date, until: Date) {
+  for (let afterId: number | null = 0; afterId !== null; ) {
+    const page = await googleAdsCandidatePage(db, { suppressionHashSecret, since, until, afterId, pageSize: 500 });
+    if (page.candidates.length > 0) return page.candidates[0]!;
+    afterId = page.lastId;
+  }
+  return null;
+}
+
+/**
+ * Google Ads fetches its file itself (decision 062), so the product sees a failure only
+ * as silence: no fetch has served the file for GOOGLE_ADS_NOT_FETCHED_HOURS while it held
+ * a conversion all that time. A served fetch records every conversion of the file
+ * (conversion_uploads, updated_at the fetch), so the last one is their latest update; a
+ * file without conversions records nothing, hence the second condition, which keeps a
+ * site without Google leads quiet. Refused fetches are not recorded (only counted on
+ * /metrics), so they show here as the silence they cause.
+ */
+async function measureGoogleAdsNotFetched(
+  db: Knex,
+  now: Date,
+  settings: AlertSettings,
+): Promise<Measurement<'google_ads_not_fetched'>> {
+  const threshold = new Date(now.getTime() - GOOGLE_ADS_NOT_FETCHED_HOURS * HOUR_MS);
+  const measured = (active: boolean, lastFetchedAt: Date | null, waitingSince: Date) => ({
+    active,
+    details: {
+      lastFetchedAt: lastFetchedAt?.toISOString() ?? null,
+      waitingSince: waitingSince.toISOString(),
+      thresholdHours: GOOGLE_ADS_NOT_FETCHED_HOURS,
+    },
+  });
+  if (!settings.googleAdsExport) return measured(false, null, now);
+  const { rows } = await db.raw<{ rows: { at: Date | null }[] }>(
+    `SELECT max(updated_at) AS at FROM conversion_uploads WHERE platform = 'google_ads'`,
+  );
+  const lastFetchedAt = rows[0]?.at ?? null;
+  if (lastFetchedAt && lastFetchedAt > threshold) return measured(false, lastFetchedAt, now);
+  const since = new Date(now.getTime() - GOOGLE_ADS_WINDOW_DAYS * DAY_MS);
+  const waiting = await firstGoogleAdsLead(db, settings.googleAdsExport.suppressionHashSecret, since, threshold);
+  if (!waiting) return measured(false, lastFetchedAt, now);
+  // Served by the last fetch (created before it): waiting since that fetch.
+  const waitingSince = lastFetchedAt && lastFetchedAt > waiting.createdAt ? lastFetchedAt : waiting.createdAt;
+  return measured(true, lastFetchedAt, waitingSince);
+}
+
+/**
  * Would the SMS waiting now leave within the promise at the current rate? The honest
  * estimate we can make: at the rate of the last minute, the queue empties in
  * waiting / rate; if that is longer than what the oldest SMS has left of its 2 minutes,
@@ -231,4 +311,5 @@ export const deliveryAlertMeasures = (settings: AlertSettings): AlertMeasures =>
   sms_queue_promise: measureSmsQueuePromise,
   sms_budget: (db, now) => measureSmsBudget(db, now, settings),
   conversions_failing: (db, now) => measureConversionsFailing(db, now, settings),
+  google_ads_not_fetched: (db, now) => measureGoogleAdsNotFetched(db, now, settings),
 });

@@ -1,11 +1,9 @@
 import { UnrecoverableError, type Job } from 'bullmq';
-import { smsBudgetLimits } from '@guida/shared/deliveries/sms-budget';
 import { alertChannelSettings } from '@guida/shared/server/alerts/alert-channels';
 import { createAlertEvaluator } from '@guida/shared/server/alerts/evaluate-alerts';
 import { createAlertNotifier } from '@guida/shared/server/alerts/send-alert-notifications';
 import type { ProcessorDeps, QueueDeclaration } from '../queue-declaration';
-import { metaConversionsSettings } from '../conversions';
-import { deliveryAlertMeasures } from './alert-conditions';
+import { alertSettingsOf, deliveryAlertMeasures } from './alert-conditions';
 
 export const evaluateAlertsJob = { name: 'evaluate-alerts' } as const;
 export const sendAlertNotificationsJob = { name: 'send-alert-notifications' } as const;
@@ -20,16 +18,7 @@ export function alertRuntime({ config, db, logger, mailer }: Pick<ProcessorDeps,
     db,
     logger,
     channels,
-    measures: deliveryAlertMeasures({
-      smsP95Seconds: config.ALERT_SMS_P95_SECONDS,
-      smsFailurePercent: config.ALERT_SMS_FAILURE_PERCENT,
-      smsMinCount: config.ALERT_SMS_MIN_COUNT,
-      crmFailingMinutes: config.ALERT_CRM_FAILING_MINUTES,
-      crmConfigured: Boolean(config.CRM_WEBHOOK_URL),
-      conversionsFailingMinutes: config.ALERT_CONVERSIONS_FAILING_MINUTES,
-      conversionsConfigured: metaConversionsSettings(config) !== null,
-      smsBudgetLimits: smsBudgetLimits(config),
-    }),
+    measures: deliveryAlertMeasures(alertSettingsOf(config)),
   });
   // Every kind's notifications, the API's no-worker ones included once a worker is back.
   const send = createAlertNotifier({ db, logger, mailer, ...delivery });

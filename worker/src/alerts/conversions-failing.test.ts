@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { alertDetailLines } from '@guida/shared/alerts';
-import { smsBudgetLimits } from '@guida/shared/deliveries/sms-budget';
 import { createAlertEvaluator } from '@guida/shared/server/alerts/evaluate-alerts';
 import { insertLead } from '@guida/testing/lead-fixture';
 import { createTestWorker, type TestWorker } from '../testing/test-worker';
-import { deliveryAlertMeasures, type AlertSettings } from './alert-conditions';
+import { alertSettingsOf, deliveryAlertMeasures } from './alert-conditions';
 import { alertRuntime } from './alerts.queue';
 
 /**
@@ -76,17 +75,7 @@ describe('the conversions alert', () => {
 
   it('never opens while the Meta Conversions API is not configured', async () => {
     await upload('failed', T0, { response_status: 401 });
-    const settings: AlertSettings = {
-      smsP95Seconds: 90,
-      smsFailurePercent: 10,
-      smsMinCount: 10,
-      crmFailingMinutes: 15,
-      crmConfigured: false,
-      conversionsFailingMinutes: 30,
-      conversionsConfigured: false,
-      smsBudgetLimits: smsBudgetLimits(worker.config),
-    };
-    const { conversions_failing: measure } = deliveryAlertMeasures(settings);
+    const { conversions_failing: measure } = deliveryAlertMeasures({ ...alertSettingsOf(worker.config), conversionsConfigured: false });
     const evaluateOff = createAlertEvaluator({ db: worker.db, logger: worker.deps.logger, channels: [], measures: { conversions_failing: measure } });
     expect(await evaluateOff(at(60 * MINUTE))).toEqual({ opened: [], resolved: [] });
   });

@@ -38,6 +38,7 @@ export const conversionsQueue: QueueDeclaration = {
         db,
         queues,
         logger,
+        metaOn: meta !== null,
         graceMs: config.SWEEP_GRACE_MS,
         claimTimeoutMs: claimTimeouts.conversions,
       }),

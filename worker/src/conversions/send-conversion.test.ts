@@ -1,6 +1,6 @@
 import type { Job } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONVERSION_SKIP_REASONS, conversionEventId } from '@guida/shared/deliveries/conversion-uploads';
+import { CONVERSION_SKIP_REASONS, conversionEventId, listConversionsDue } from '@guida/shared/deliveries/conversion-uploads';
 import { sendConversionJob, type ConversionEvent } from '@guida/shared/jobs/conversions';
 import { recordSuppression } from '@guida/shared/server/marketing-suppression';
 import { startFakeGraph, type FakeGraph } from '@guida/testing/fake-graph-server';
@@ -11,7 +11,7 @@ import { eraseLeads } from '../gdpr';
 import { createTestWorker, type TestWorker } from '../testing/test-worker';
 import { META_GRAPH_API_VERSION } from './meta-capi-client';
 import { sha256Hex } from './meta-event';
-import { createSendConversion } from './send-conversion';
+import { CONVERSION_INTERNAL_ERROR, createSendConversion } from './send-conversion';
 import { createSweepConversions } from './sweep-conversions';
 
 /**
@@ -71,11 +71,12 @@ const waitForStatus = (id: number, status: string) =>
     return row?.status === status && row;
   }, { what: `conversion upload ${id} to be ${status}` });
 const jobOf = (uploadId: number) => worker.deps.queues.queue('conversions').getJob(sendConversionJob.jobId({ uploadId }));
-const sweep = () =>
+const sweep = (metaOn = true) =>
   createSweepConversions({
     db: worker.db,
     queues: worker.deps.queues,
     logger: worker.deps.logger,
+    metaOn,
     graceMs: 0,
     claimTimeoutMs: claimTimeouts(worker.config).conversions,
   })();
@@ -225,6 +226,60 @@ describe('the Meta conversions', () => {
     expect([...graph.requestsFor(`lead-${stale.leadId}`), ...graph.requestsFor(`lead-${erased.leadId}`)]).toEqual([]);
   });
 
+  it('skips an upload a stopped worker left claimed once the lead withdrew: nothing posted, never swept again', async () => {
+    const before = await counted('lead', 'skipped');
+    const lead = await consentingLead({ marketing_consent_withdrawn_at: worker.db.fn.now() });
+    const claimTimeoutMs = claimTimeouts(worker.config).conversions;
+    await worker.db('conversion_uploads')
+      .where({ id: lead.uploadId })
+      .update({ status: 'sending', attempts: 1, updated_at: new Date(Date.now() - claimTimeoutMs - 60_000) });
+
+    expect(await sweep()).toMatchObject({ abandoned: expect.any(Number) });
+    expect(await waitForStatus(lead.uploadId, 'skipped')).toMatchObject({ attempts: 1, last_error: CONVERSION_SKIP_REASONS.noConsent });
+    expect(graph.requestsFor(`lead-${lead.leadId}`)).toEqual([]);
+    expect(await counted('lead', 'skipped')).toBe(before + 1);
+
+    await waitFor(async () => (await (await jobOf(lead.uploadId))?.getState()) === 'completed', { what: 'the job to end' });
+    const due = await listConversionsDue(worker.db, 'meta', { graceMs: 0, claimTimeoutMs, limit: 10_000 });
+    expect(due.map((upload) => upload.uploadId)).not.toContain(lead.uploadId);
+    await sweep();
+    expect(await uploadRow(lead.uploadId)).toMatchObject({ status: 'skipped' });
+    expect(graph.requestsFor(`lead-${lead.leadId}`)).toEqual([]);
+  });
+
+  it('skips with an erasure an upload a worker claimed', async () => {
+    const lead = await consentingLead();
+    await worker.db('conversion_uploads').where({ id: lead.uploadId }).update({ status: 'sending', attempts: 1 });
+    await worker.db.transaction((trx) =>
+      eraseLeads(trx, [{ id: lead.leadId, email: 'giulia.verdi@example.it', telefono: lead.telefono }], { reason: 'request' }),
+    );
+    expect(await uploadRow(lead.uploadId)).toMatchObject({ lead_id: null, status: 'skipped', last_error: CONVERSION_SKIP_REASONS.erased });
+  });
+
+  it('shows the admin an Italian text for a failure inside the worker, and retries it', async () => {
+    const lead = await consentingLead();
+    // A real database failure while the answer is recorded (a trigger on this upload only).
+    await worker.db.raw(`CREATE FUNCTION refuse_delivered() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'could not extend file: No space left on device'; END $$`);
+    await worker.db.raw(
+      `CREATE TRIGGER refuse_delivered BEFORE UPDATE ON conversion_uploads FOR EACH ROW
+       WHEN (NEW.id = ${lead.uploadId} AND NEW.status = 'delivered') EXECUTE FUNCTION refuse_delivered()`,
+    );
+    try {
+      await enqueue(lead.uploadId);
+      const row = await waitFor(async () => {
+        const current = await uploadRow(lead.uploadId);
+        return current?.last_error === CONVERSION_INTERNAL_ERROR && current;
+      }, { what: 'the internal error to be recorded' });
+      expect(row).toMatchObject({ response_status: null, response_summary: null });
+      expect(row.last_error).not.toMatch(/space|device/);
+    } finally {
+      await worker.db.raw('DROP TRIGGER refuse_delivered ON conversion_uploads');
+      await worker.db.raw('DROP FUNCTION refuse_delivered()');
+    }
+    expect(await waitForStatus(lead.uploadId, 'delivered')).toMatchObject({ last_error: null });
+  });
+
   it('enqueues again an upload whose job was lost, and skips every upload while Meta is not configured', async () => {
     const lost = await consentingLead();
     expect(await sweep()).toMatchObject({ due: expect.any(Number) });
@@ -244,5 +299,11 @@ describe('the Meta conversions', () => {
     expect(await send(job)).toBe(`skipped: ${CONVERSION_SKIP_REASONS.notConfigured}`);
     expect(await uploadRow(off.uploadId)).toMatchObject({ status: 'skipped', attempts: 0, last_error: CONVERSION_SKIP_REASONS.notConfigured });
     expect(graph.requestsFor(`lead-${off.leadId}`)).toEqual([]);
+
+    // Off, the sweep creates no verified upload that would only be skipped.
+    const verified = await consentingLead();
+    await worker.db('ebook_requests').where({ id: verified.leadId }).update({ reachable_at: new Date() });
+    await sweep(false);
+    expect(await worker.db('conversion_uploads').where({ subject_lead_id: verified.leadId, event: 'verified_lead' })).toEqual([]);
   });
 });

@@ -121,13 +121,14 @@ export function createTwilioSmsProvider(settings: TwilioSettings): SmsProvider {
         message = await client.messages(providerMessageId).fetch();
       } catch (error) {
         // Twilio no longer knows the message (or never did): no price will ever come.
+        // Italian: a price lookup's reasons reach the admin's queues tab (fetch-sms-price.ts).
         if ((error as { status?: unknown }).status === 404) {
-          throw new SmsSendError('Twilio does not know the message', 'permanent', String((error as { code?: unknown }).code ?? 'http-404'));
+          throw new SmsSendError('Twilio non conosce il messaggio', 'permanent', String((error as { code?: unknown }).code ?? 'http-404'));
         }
         throw classifyTwilioError(error);
       }
       const parsed = pricedMessageSchema.safeParse(message);
-      if (!parsed.success) throw new SmsSendError('unexpected answer from Twilio (message price)', 'transient', null);
+      if (!parsed.success) throw new SmsSendError('risposta inattesa di Twilio (prezzo del messaggio)', 'transient', null);
       const { price, priceUnit } = parsed.data;
       return price === null || priceUnit === null ? null : { price, unit: priceUnit.toUpperCase() };
     },

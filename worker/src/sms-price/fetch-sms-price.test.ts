@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Job } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applySmsProviderReport, reopenSms } from '@guida/shared/deliveries/sms-deliveries';
+import { openSmsPriceLookup } from '@guida/shared/deliveries/sms-prices';
 import { sendGuideSmsJob } from '@guida/shared/jobs/sms';
 import { fetchSmsPriceJob } from '@guida/shared/jobs/sms-price';
 import { startFakeTwilio, type FakeTwilio } from '@guida/testing/fake-twilio-server';
@@ -25,6 +26,12 @@ afterAll(async () => {
 });
 
 const smsOf = (leadId: number) => worker.db('sms_messages').where({ lead_id: leadId }).first();
+/** The price lookup of one message, as sms_prices keeps it. */
+const priceOf = (sid: string) => worker.db('sms_prices').where({ provider_message_id: sid }).first();
+const ended = async (sid: string) => {
+  const row = await priceOf(sid);
+  return row !== undefined && (row.fetched_at !== null || row.given_up_at !== null) && row;
+};
 const fetchesOf = (sid: string) => twilio.fetches.filter((fetched) => fetched === sid).length;
 
 /** A lead whose guide SMS went through the fake Twilio and was reported with `status` (as the API records it). */
@@ -51,11 +58,8 @@ describe('the price of a final SMS', () => {
     const { leadId, sid } = await finalSms();
     await worker.deps.queues.enqueue(fetchSmsPriceJob, { messageSid: sid });
 
-    const row = await waitFor(async () => {
-      const sms = await smsOf(leadId);
-      return sms.price_fetched_at !== null && sms;
-    }, { what: 'the SMS price' });
-    expect(row).toMatchObject({ price: '0.07400', price_unit: 'EUR' });
+    const row = await waitFor(() => ended(sid), { what: 'the SMS price' });
+    expect(row).toMatchObject({ sms_id: (await smsOf(leadId)).id, price: '0.07400', price_unit: 'EUR', given_up_at: null });
     expect(fetchesOf(sid)).toBe(2);
     const job = await worker.deps.queues.queue('sms-price').getJob(fetchSmsPriceJob.jobId({ messageSid: sid }));
     await waitFor(async () => (await job!.getState()) === 'completed', { what: 'the lookup job completed' });
@@ -64,28 +68,30 @@ describe('the price of a final SMS', () => {
     const again = createFetchSmsPrice({ db: worker.db, logger: worker.deps.logger, provider: worker.deps.smsProvider });
     expect(await again(lookupJob(sid))).toBe('skipped: price already known');
     expect(fetchesOf(sid)).toBe(2);
-    expect((await smsOf(leadId)).price).toBe('0.07400');
+    expect((await priceOf(sid)).price).toBe('0.07400');
   });
 
   it('is given up without a price on the last attempt, and at once for a message Twilio does not know', async () => {
     const fetchPrice = createFetchSmsPrice({ db: worker.db, logger: worker.deps.logger, provider: worker.deps.smsProvider });
-    const { leadId, sid } = await finalSms('undelivered');
-    await expect(fetchPrice(lookupJob(sid))).rejects.toThrow(/not reported the price/);
-    expect((await smsOf(leadId)).price_fetched_at).toBeNull();
+    const { sid } = await finalSms('undelivered');
+    // The reason the admin's queues tab shows is Italian.
+    await expect(fetchPrice(lookupJob(sid))).rejects.toThrow('Twilio non ha ancora comunicato il prezzo del messaggio: nuovo tentativo più tardi');
+    expect(await priceOf(sid)).toMatchObject({ price: null, fetched_at: null, given_up_at: null });
 
     const other = await finalSms();
     expect(await fetchPrice(lookupJob(other.sid, fetchSmsPriceJob.attempts - 1))).toBe('given up: the provider never reported a price');
-    const givenUp = await smsOf(other.leadId);
-    expect(givenUp.price).toBeNull();
-    expect(givenUp.price_fetched_at).toBeInstanceOf(Date);
+    const givenUp = await priceOf(other.sid);
+    expect(givenUp).toMatchObject({ price: null, fetched_at: null, given_up_at: expect.any(Date) });
 
     const unknown = await insertLead(worker.db);
     const unknownSid = `SM${randomBytes(16).toString('hex')}`;
-    await worker.db('sms_messages')
+    const [unknownSms] = await worker.db('sms_messages')
       .where({ lead_id: unknown.leadId })
-      .update({ status: 'delivered', provider: 'twilio', provider_message_id: unknownSid, sent_at: worker.db.fn.now() });
-    expect(await fetchPrice(lookupJob(unknownSid))).toMatch(/^given up: /);
-    expect((await smsOf(unknown.leadId)).price_fetched_at).toBeInstanceOf(Date);
+      .update({ status: 'delivered', provider: 'twilio', provider_message_id: unknownSid, sent_at: worker.db.fn.now() })
+      .returning<{ id: number }[]>('id');
+    await openSmsPriceLookup(worker.db, unknownSms!.id, unknownSid);
+    expect(await fetchPrice(lookupJob(unknownSid))).toBe('given up: Twilio non conosce il messaggio');
+    expect((await priceOf(unknownSid)).given_up_at).toBeInstanceOf(Date);
   });
 
   it('of a lookup whose job was lost is found by the sweep, which adds each lookup once', async () => {
@@ -100,28 +106,39 @@ describe('the price of a final SMS', () => {
     const first = await sweep();
     expect(first.enqueued).toBeGreaterThanOrEqual(1);
     await sweep();
-    await waitFor(async () => (await smsOf(leadId)).price_fetched_at !== null, { what: 'the swept SMS priced' });
-    expect((await smsOf(leadId)).price).toBe('0.07400');
+    await waitFor(() => ended(sid), { what: 'the swept SMS priced' });
+    expect(await priceOf(sid)).toMatchObject({ sms_id: (await smsOf(leadId)).id, price: '0.07400' });
     // Two sweeps, one job: the second found the first's (same job id).
     expect(fetchesOf(sid)).toBe(2);
   });
 
-  it('of a resend is added to what the earlier SMS cost', async () => {
+  it('of a message resent before it was priced is kept, beside the resend’s: the lead’s SMS cost their sum', async () => {
     const { leadId, sid } = await finalSms();
-    await worker.deps.queues.enqueue(fetchSmsPriceJob, { messageSid: sid });
-    await waitFor(async () => (await smsOf(leadId)).price_fetched_at !== null, { what: 'the first price' });
-
+    // Not priced yet (its lookup job waits, or was lost) when the admin resends.
     await reopenSms(worker.db, leadId, 30, 'admin-resend');
     await worker.deps.queues.enqueueAgain(sendGuideSmsJob, [{ leadId }]);
     const resent = await waitFor(async () => {
       const sms = await smsOf(leadId);
       return sms.status === 'sent' && sms.provider_message_id !== sid && sms.provider_message_id;
     }, { what: 'the resend sent' });
+    expect(await priceOf(sid)).toMatchObject({ price: null, fetched_at: null, given_up_at: null });
     twilio.messages.find((message) => message.sid === resent)!.status = 'delivered';
     await applySmsProviderReport(worker.db, { providerMessageId: resent, smsId: null, status: 'delivered', providerStatus: 'delivered', errorCode: null });
+
+    // The resend's lookup first, then the earlier one's: neither closes the other.
     await worker.deps.queues.enqueue(fetchSmsPriceJob, { messageSid: resent });
-    await waitFor(async () => (await smsOf(leadId)).price_fetched_at !== null, { what: 'the resend priced' });
-    expect(await smsOf(leadId)).toMatchObject({ price: '0.14800', price_unit: 'EUR' });
+    await waitFor(() => ended(resent), { what: 'the resend priced' });
+    expect(await priceOf(sid)).toMatchObject({ price: null, fetched_at: null, given_up_at: null });
+    await worker.deps.queues.enqueue(fetchSmsPriceJob, { messageSid: sid });
+    await waitFor(() => ended(sid), { what: 'the earlier message priced' });
+
+    const smsId = (await smsOf(leadId)).id;
+    const rows = await worker.db('sms_prices').where({ sms_id: smsId }).orderBy('id').select('provider_message_id', 'price', 'price_unit');
+    expect(rows).toEqual([
+      { provider_message_id: sid, price: '0.07400', price_unit: 'EUR' },
+      { provider_message_id: resent, price: '0.07400', price_unit: 'EUR' },
+    ]);
+    expect(await worker.db('sms_prices').where({ sms_id: smsId }).sum({ total: 'price' })).toEqual([{ total: '0.14800' }]);
   });
 });
 
@@ -142,8 +159,7 @@ describe('with the outbox provider', () => {
       });
       expect(await sweep()).toEqual({ enqueued: 0 });
       expect(await outbox.deps.queues.queue('sms-price').getJobCounts()).toMatchObject({ waiting: 0, delayed: 0 });
-      const sms = await outbox.db('sms_messages').where({ lead_id: lead.leadId }).first();
-      expect(sms).toMatchObject({ price: null, price_unit: null, price_fetched_at: null });
+      expect(await outbox.db('sms_prices').where({ provider_message_id: 'outbox-1' })).toEqual([]);
     } finally {
       await outbox.close();
     }

@@ -11,10 +11,18 @@ export interface FetchSmsPriceDeps {
   provider: SmsProvider;
 }
 
-/** Thrown while Twilio has not filled the price in: the job is retried with the queue's backoff. */
+/**
+ * Thrown while Twilio has not filled the price in, or cannot be asked: the job is retried
+ * with the queue's backoff. In Italian: it is the reason the admin's queues tab shows
+ * (the provider's own English detail goes to the log).
+ */
 export class PriceNotReportedError extends Error {
-  constructor(messageSid: string) {
-    super(`Twilio has not reported the price of ${messageSid} yet`);
+  constructor(reason: 'not-reported' | 'provider-error') {
+    super(
+      reason === 'not-reported'
+        ? 'Twilio non ha ancora comunicato il prezzo del messaggio: nuovo tentativo più tardi'
+        : 'Twilio non ha risposto alla richiesta del prezzo: nuovo tentativo più tardi',
+    );
     this.name = 'PriceNotReportedError';
   }
 }
@@ -30,7 +38,7 @@ export function createFetchSmsPrice(deps: FetchSmsPriceDeps) {
   return async function fetchSmsPrice(job: Job): Promise<string> {
     const { messageSid } = fetchSmsPriceJob.schema.parse(job.data);
     const sms = await smsPriceLookup(db, messageSid);
-    if (!sms) return 'skipped: no such SMS (erased, or sent again since)';
+    if (!sms) return 'skipped: no price lookup for this message (its lead was erased)';
     if (!sms.open) return 'skipped: price already known';
     if (!provider.fetchPrice) return `skipped: the ${provider.name} provider reports no prices`;
 
@@ -47,11 +55,12 @@ export function createFetchSmsPrice(deps: FetchSmsPriceDeps) {
     } catch (error) {
       if (error instanceof SmsSendError && error.kind === 'permanent') return giveUp(error.message);
       if (lastAttempt) return giveUp(`provider unreachable: ${(error as Error).message}`);
-      throw error;
+      logger.warn({ leadId: sms.leadId, smsId: sms.smsId, err: (error as Error).message }, 'SMS price lookup failed; retried');
+      throw new PriceNotReportedError('provider-error');
     }
     if (!reported) {
       if (lastAttempt) return giveUp('the provider never reported a price');
-      throw new PriceNotReportedError(messageSid);
+      throw new PriceNotReportedError('not-reported');
     }
     if (!(await recordSmsPrice(db, messageSid, reported))) return 'skipped: price stored meanwhile';
     logger.info({ leadId: sms.leadId, smsId: sms.smsId }, 'SMS price stored');

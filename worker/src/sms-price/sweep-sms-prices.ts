@@ -10,13 +10,13 @@ export interface SweepSmsPricesDeps {
   queues: JobQueues;
   logger: Logger;
   provider: SmsProvider;
-  /** SMS final for less than this are left to the API, which enqueues their lookup with the report. */
+  /** Lookups opened less than this ago are left to the API, which enqueues them with the report. */
   graceMs: number;
   batchSize?: number;
 }
 
 /**
- * Final Twilio SMS whose price lookup is still open get their lookup job again: one whose
+ * Twilio messages whose price lookup is still open (sms_prices) get their lookup job again: one whose
  * job never reached Redis or was lost with it is created, one still retrying is left alone
  * (same job id). Nothing while the worker runs a provider that reports no prices.
  */

@@ -79,4 +79,16 @@ describe('the admin’s Google Ads conversions', () => {
     const after = await admin.agent.get('/api/admin/conversions/google-ads');
     expect(after.body.fetched).toEqual({ leads: 1, verifiedLeads: 1, lastAt: '2026-11-20T05:00:00.000Z' });
   });
+
+  it('name the downloaded file with the operator’s day, not the UTC one', async () => {
+    // 23:30 UTC on the 19th is 00:30 on the 20th in Italy (before NOW: the session stays fresh).
+    api.deps.now = () => new Date('2026-11-19T23:30:00Z');
+    try {
+      const response = await admin.agent.get('/api/admin/conversions/google-ads.csv');
+      expect(response.status).toBe(200);
+      expect(response.headers['content-disposition']).toBe('attachment; filename="conversioni-google-ads-2026-11-20.csv"');
+    } finally {
+      api.deps.now = () => NOW;
+    }
+  });
 });

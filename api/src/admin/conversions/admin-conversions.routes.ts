@@ -10,6 +10,7 @@ import type { GoogleAdsConversionsSummary } from '@guida/shared/schemas/admin-co
 import type { ApiDeps } from '../../dependencies';
 import { googleAdsConversionsFile } from '../../google-ads-conversions';
 import { auditAdminAction } from '../audit-log';
+import { operatorDay } from '../reports/report-range';
 
 /**
  * Conversions for the ad platforms (decision 062): how the Google Ads file is set up and
@@ -43,7 +44,8 @@ export function adminConversionsRouter(deps: ApiDeps) {
 
   router.get('/conversions/google-ads.csv', async (req, res) => {
     await auditAdminAction(deps.db, req, { action: 'export_google_ads_conversions' });
-    const day = new Date().toISOString().slice(0, 10);
+    // The operator's day, as every admin file is named: after 23:00 UTC Italy is already on the next one.
+    const day = operatorDay(deps.now?.() ?? new Date());
     res.set({
       'Content-Type': 'text/csv; charset=utf-8',
       'Content-Disposition': `attachment; filename="conversioni-google-ads-${day}.csv"`,

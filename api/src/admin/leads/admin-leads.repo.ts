@@ -11,6 +11,7 @@ import {
 } from '@guida/shared/server/campaign-source-sql';
 import { suppressionsOf, type LeadSuppression } from '@guida/shared/server/marketing-suppression';
 import { conversionUploadsOfLead } from '@guida/shared/deliveries/conversion-uploads';
+import { smsPriceSummary } from '@guida/shared/deliveries/sms-prices';
 import { isEngagedSql, isReachableSql, isVerifiedSql } from '@guida/shared/server/verified-lead-sql';
 
 
@@ -256,9 +257,12 @@ export async function findLeadDetail(db: Knex, suppressionHashSecret: string, id
     conversionUploadsOfLead(db, id),
   ]);
   const suppression = suppressions.get(id);
-  const timeline = sms
-    ? await db('sms_events').where({ sms_message_id: sms.id }).orderBy([{ column: 'occurred_at' }, { column: 'id' }])
-    : [];
+  const [timeline, smsPrices] = sms
+    ? await Promise.all([
+        db('sms_events').where({ sms_message_id: sms.id }).orderBy([{ column: 'occurred_at' }, { column: 'id' }]),
+        smsPriceSummary(db, sms.id),
+      ])
+    : ([[], null] as const);
 
   return {
     lead: {
@@ -287,9 +291,9 @@ export async function findLeadDetail(db: Knex, suppressionHashSecret: string, id
           errorMessage: sms.error_message,
           sentAt: iso(sms.sent_at),
           deliveredAt: iso(sms.delivered_at),
-          price: sms.price,
-          priceUnit: sms.price_unit,
-          priceFetchedAt: iso(sms.price_fetched_at),
+          prices: smsPrices?.prices ?? [],
+          pricesPending: smsPrices?.pending ?? 0,
+          pricesGivenUp: smsPrices?.givenUp ?? 0,
           timeline: timeline.map((event) => ({
             status: event.status,
             at: event.occurred_at.toISOString(),

@@ -72,6 +72,8 @@ interface LeadGroupRow extends LeadCounts {
   utm_source: string | null;
   utm_medium: string | null;
   utm_campaign: string | null;
+  utm_term: string | null;
+  utm_content: string | null;
   ad_click: boolean | null;
   is_total: boolean;
   by_page: boolean;
@@ -80,8 +82,9 @@ interface LeadGroupRow extends LeadCounts {
 }
 
 /**
- * Leads and visitors by landing page, by source, by campaign and by ad click over [from,
- * to), with how many of those leads are verified by now. Visitors are the funnel's
+ * Leads and visitors by landing page, by source, by campaign (all five UTM fields, as the
+ * funnel splits) and by ad click over [from, to), with how many of those leads are
+ * verified by now. Visitors are the funnel's
  * landings (its daily rollup, decision 016), split like the leads: a lead without
  * campaign, stored as NULL or 'direct', is in the funnel's DIRECT_SOURCE bucket. The
  * funnel has no click ids, so the ad-click split has leads only.
@@ -89,7 +92,7 @@ interface LeadGroupRow extends LeadCounts {
 async function breakdowns(db: Knex, from: Date, to: Date) {
   const [leadGroups, funnel] = await Promise.all([
     db.raw<{ rows: LeadGroupRow[] }>(
-      `SELECT landing_path, utm_source, utm_medium, utm_campaign, ad_click,
+      `SELECT landing_path, utm_source, utm_medium, utm_campaign, utm_term, utm_content, ad_click,
          GROUPING(landing_path, utm_source, ad_click) = 7 AS is_total,
          GROUPING(landing_path) = 0 AS by_page,
          GROUPING(ad_click) = 0 AS by_ad_click,
@@ -100,13 +103,15 @@ async function breakdowns(db: Knex, from: Date, to: Date) {
            ${campaignSourceSql('utm_source')} AS utm_source,
            coalesce(utm_medium, '') AS utm_medium,
            coalesce(utm_campaign, '') AS utm_campaign,
+           coalesce(utm_term, '') AS utm_term,
+           coalesce(utm_content, '') AS utm_content,
            ${hasAdClickIdSql('l')} AS ad_click,
            ${isReachableSql('l')} AS reachable,
            ${isEngagedSql('l')} AS engaged
          FROM ebook_requests l
          WHERE created_at >= :from AND created_at < :to
        ) l
-       GROUP BY GROUPING SETS ((landing_path), (utm_source), (utm_source, utm_medium, utm_campaign), (ad_click), ())`,
+       GROUP BY GROUPING SETS ((landing_path), (utm_source), (utm_source, utm_medium, utm_campaign, utm_term, utm_content), (ad_click), ())`,
       { from, to },
     ),
     funnelByDay(db, { from, to }),
@@ -118,14 +123,24 @@ async function breakdowns(db: Knex, from: Date, to: Date) {
     pages.get(landingPath) ?? pages.set(landingPath, { landingPath, visitors: 0, ...noLeads() }).get(landingPath)!;
   const source = (utmSource: string) =>
     sources.get(utmSource) ?? sources.set(utmSource, { utmSource, visitors: 0, ...noLeads() }).get(utmSource)!;
-  const campaign = (utmSource: string, utmMedium: string, utmCampaign: string) => {
-    const key = JSON.stringify([utmSource, utmMedium, utmCampaign]);
-    return campaigns.get(key) ?? campaigns.set(key, { utmSource, utmMedium, utmCampaign, visitors: 0, ...noLeads() }).get(key)!;
+  type CampaignKey = Pick<Overview['byCampaign'][number], 'utmSource' | 'utmMedium' | 'utmCampaign' | 'utmTerm' | 'utmContent'>;
+  const campaign = (fields: CampaignKey) => {
+    const key = JSON.stringify([fields.utmSource, fields.utmMedium, fields.utmCampaign, fields.utmTerm, fields.utmContent]);
+    return campaigns.get(key) ?? campaigns.set(key, { ...fields, visitors: 0, ...noLeads() }).get(key)!;
   };
+  /** A row's campaign: every UTM field, '' for one it lacks. */
+  const campaignOf = (row: Record<'utm_source' | 'utm_medium' | 'utm_campaign' | 'utm_term' | 'utm_content', string | null>) =>
+    campaign({
+      utmSource: row.utm_source!,
+      utmMedium: row.utm_medium!,
+      utmCampaign: row.utm_campaign!,
+      utmTerm: row.utm_term!,
+      utmContent: row.utm_content!,
+    });
   for (const row of funnel) {
     page(row.landing_path).visitors += row.landing;
     source(row.utm_source).visitors += row.landing;
-    campaign(row.utm_source, row.utm_medium, row.utm_campaign).visitors += row.landing;
+    campaignOf(row).visitors += row.landing;
   }
   const verification = noLeads();
   // Both splits always show: with and without a click id, zero or not.
@@ -135,7 +150,7 @@ async function breakdowns(db: Knex, from: Date, to: Date) {
     else if (row.by_page) addLeads(page(row.landing_path!), row);
     else if (row.by_ad_click) addLeads(byAdClick.find((split) => split.adClick === row.ad_click)!, row);
     else if (row.by_source) addLeads(source(row.utm_source!), row);
-    else addLeads(campaign(row.utm_source!, row.utm_medium!, row.utm_campaign!), row);
+    else addLeads(campaignOf(row), row);
   }
   const mostLeadsFirst = <T extends { leads: number; visitors: number }>(a: T, b: T) =>
     b.leads - a.leads || b.visitors - a.visitors;
@@ -149,7 +164,9 @@ async function breakdowns(db: Knex, from: Date, to: Date) {
         mostLeadsFirst(a, b) ||
         a.utmSource.localeCompare(b.utmSource) ||
         a.utmMedium.localeCompare(b.utmMedium) ||
-        a.utmCampaign.localeCompare(b.utmCampaign),
+        a.utmCampaign.localeCompare(b.utmCampaign) ||
+        a.utmTerm.localeCompare(b.utmTerm) ||
+        a.utmContent.localeCompare(b.utmContent),
     ),
   };
 }

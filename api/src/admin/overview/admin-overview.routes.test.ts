@@ -103,7 +103,7 @@ describe('GET /api/admin/overview: leads, trend and conversion', () => {
     const google = { landing_path: '/etf-vs-oro', utm_source: 'google', utm_medium: 'cpc', utm_campaign: 'autunno' };
     // Either side of the last Italian midnight (a run in the first second of a day would see both as yesterday).
     await lead(api.db, { ...google, created_at: new Date(midnight.getTime() + SECOND) });
-    await lead(api.db, { ...google, utm_campaign: 'inverno', created_at: new Date(now.getTime() - 1000) });
+    await lead(api.db, { ...google, utm_campaign: 'inverno', utm_term: 'oro', created_at: new Date(now.getTime() - 1000) });
     await lead(api.db, { landing_path: '/', created_at: new Date(midnight.getTime() - SECOND) });
     // Noon of the sixth day back: still in the last 7 days; noon of the seventh day back: not.
     await lead(api.db, { ...google, created_at: new Date(startOfOperatorDay(addDays(today, -6)).getTime() + 12 * HOUR) });
@@ -116,8 +116,9 @@ describe('GET /api/admin/overview: leads, trend and conversion', () => {
     await api.db('conversion_funnel').insert([
       landing('a', '/etf-vs-oro', earlier, autumn),
       landing('b', '/etf-vs-oro', earlier, autumn),
-      landing('c', '/etf-vs-oro', earlier, autumn),
-      landing('d', '/etf-vs-oro', earlier, { ...autumn, utm_campaign: 'inverno' }),
+      // The same campaign with another ad (utm_content): a campaign row of its own.
+      landing('c', '/etf-vs-oro', earlier, { ...autumn, utm_content: 'video' }),
+      landing('d', '/etf-vs-oro', earlier, { ...autumn, utm_campaign: 'inverno', utm_term: 'oro' }),
       landing('e', '/', earlier),
       landing('f', '/', earlier),
       landing('g', '/trading-old', earlier, 'facebook'),
@@ -154,21 +155,24 @@ describe('GET /api/admin/overview: leads, trend and conversion', () => {
       { utmSource: '(direct)', visitors: 2, leads: 0 },
       { utmSource: 'facebook', visitors: 1, leads: 0 },
     ]);
+    // Split by all five UTM fields, as the funnel is.
     expect(today1.byCampaign).toMatchObject([
-      { utmSource: 'google', utmMedium: 'cpc', utmCampaign: 'autunno', visitors: 3, leads: 1 },
-      { utmSource: 'google', utmMedium: 'cpc', utmCampaign: 'inverno', visitors: 1, leads: 1 },
-      { utmSource: '(direct)', utmMedium: '', utmCampaign: '', visitors: 2, leads: 0 },
+      { utmSource: 'google', utmMedium: 'cpc', utmCampaign: 'autunno', utmTerm: '', utmContent: '', visitors: 2, leads: 1 },
+      { utmSource: 'google', utmMedium: 'cpc', utmCampaign: 'inverno', utmTerm: 'oro', utmContent: '', visitors: 1, leads: 1 },
+      { utmSource: '(direct)', utmMedium: '', utmCampaign: '', utmTerm: '', utmContent: '', visitors: 2, leads: 0 },
       { utmSource: 'facebook', utmMedium: '', utmCampaign: '', visitors: 1, leads: 0 },
+      { utmSource: 'google', utmMedium: 'cpc', utmCampaign: 'autunno', utmTerm: '', utmContent: 'video', visitors: 1, leads: 0 },
     ]);
 
     const week = (await admin.agent.get('/api/admin/overview?days=7')).body as Overview;
     expect(week.byLandingPage[0]).toMatchObject({ landingPath: '/etf-vs-oro', visitors: 4, leads: 3 });
     expect(week.byLandingPage[1]).toMatchObject({ landingPath: '/', visitors: 2, leads: 1 });
     expect(week.byCampaign).toMatchObject([
-      { utmSource: 'google', utmMedium: 'cpc', utmCampaign: 'autunno', visitors: 3, leads: 2 },
+      { utmSource: 'google', utmMedium: 'cpc', utmCampaign: 'autunno', utmContent: '', visitors: 2, leads: 2 },
       { utmSource: '(direct)', utmMedium: '', utmCampaign: '', visitors: 2, leads: 1 },
-      { utmSource: 'google', utmMedium: 'cpc', utmCampaign: 'inverno', visitors: 1, leads: 1 },
+      { utmSource: 'google', utmMedium: 'cpc', utmCampaign: 'inverno', utmTerm: 'oro', visitors: 1, leads: 1 },
       { utmSource: 'facebook', utmMedium: '', utmCampaign: '', visitors: 1, leads: 0 },
+      { utmSource: 'google', utmMedium: 'cpc', utmCampaign: 'autunno', utmContent: 'video', visitors: 1, leads: 0 },
     ]);
   });
 

@@ -24,9 +24,10 @@ const MINUTE = 60_000;
 const DAYS = 7;
 
 const PAGES = ['/', '/etf-vs-oro', experiment!.path];
+// The first two differ only in utm_content: two campaign rows (Must show 1: all UTM fields).
 const CAMPAIGNS: Record<string, string | null>[] = [
-  { utm_source: 'google', utm_medium: 'cpc', utm_campaign: 'autunno' },
-  { utm_source: 'google', utm_medium: 'cpc', utm_campaign: 'inverno' },
+  { utm_source: 'google', utm_medium: 'cpc', utm_campaign: 'autunno', utm_term: 'etf' },
+  { utm_source: 'google', utm_medium: 'cpc', utm_campaign: 'autunno', utm_term: 'etf', utm_content: 'video' },
   { utm_source: 'facebook', utm_medium: 'paid-social', utm_campaign: null },
   { utm_source: DEFAULT_UTM_SOURCE },
   { utm_source: null },
@@ -69,6 +70,8 @@ interface StoredLead {
   utm_source: string | null;
   utm_medium: string | null;
   utm_campaign: string | null;
+  utm_term: string | null;
+  utm_content: string | null;
   hero_variant: string | null;
   repeat_of: number | null;
   delivered: boolean;
@@ -126,9 +129,15 @@ describe('GET /api/admin/overview: verified leads', () => {
     expect(body.verification).toEqual(tally(leads, () => 'all').all);
     expect(shown(body.byLandingPage, (row) => row.landingPath)).toEqual(tally(leads, (lead) => lead.landing_path ?? ''));
     expect(shown(body.bySource, (row) => row.utmSource)).toEqual(tally(leads, source));
-    expect(shown(body.byCampaign, (row) => [row.utmSource, row.utmMedium, row.utmCampaign].join('|'))).toEqual(
-      tally(leads, (lead) => [source(lead), lead.utm_medium ?? '', lead.utm_campaign ?? ''].join('|')),
+    const campaignRows = shown(body.byCampaign, (row) =>
+      [row.utmSource, row.utmMedium, row.utmCampaign, row.utmTerm, row.utmContent].join('|'),
     );
+    expect(campaignRows).toEqual(
+      tally(leads, (lead) =>
+        [source(lead), lead.utm_medium ?? '', lead.utm_campaign ?? '', lead.utm_term ?? '', lead.utm_content ?? ''].join('|'),
+      ),
+    );
+    expect(Object.keys(campaignRows)).toEqual(expect.arrayContaining(['google|cpc|autunno|etf|', 'google|cpc|autunno|etf|video']));
     expect(shown(body.byAdClick, (row) => String(row.adClick))).toEqual(tally(leads, (lead) => String(hasClick(lead))));
 
     const variantLeads = leads.filter((lead) => lead.landing_path === experiment!.path && lead.hero_variant && lead.repeat_of === null);

@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import type { Knex } from 'knex';
+import { retryFailedConversionUpload } from '@guida/shared/deliveries/conversion-uploads';
 import { retryFailedCrmDelivery } from '@guida/shared/deliveries/crm-deliveries';
 import { DeliveryTransitionError } from '@guida/shared/deliveries/delivery-statuses';
 import { retryFailedEmail } from '@guida/shared/deliveries/email-deliveries';
@@ -22,19 +23,29 @@ function queueName(raw: string | undefined): QueueName {
   return name;
 }
 
+/** The payload field naming the delivery row of a queue's job (the queues with one). */
+const DELIVERY_ID_FIELD: Partial<Record<QueueName, string>> = {
+  sms: 'leadId',
+  crm: 'deliveryId',
+  email: 'emailMessageId',
+  conversions: 'uploadId',
+};
+
 /**
  * Before a failed job runs again its delivery must be "to send" again, or the processor
  * (which re-reads it) would skip it as done. A delivery that is on its way or already
  * done is refused (DeliveryTransitionError: 409), not re-run.
  */
 async function reopenDeliveryOf(db: Knex, queue: QueueName, data: Record<string, unknown>, linkTtlDays: number) {
-  const id = Number(queue === 'sms' ? data.leadId : queue === 'crm' ? data.deliveryId : data.emailMessageId);
+  const field = DELIVERY_ID_FIELD[queue];
+  const id = field === undefined ? Number.NaN : Number(data[field]);
   if (!Number.isInteger(id)) return;
   if (queue === 'sms' && (await reopenSms(db, id, linkTtlDays, 'admin-retry')) === null) {
     throw new DeliveryTransitionError('sms', 'retry', null);
   }
   if (queue === 'crm') await retryFailedCrmDelivery(db, id);
   if (queue === 'email') await retryFailedEmail(db, id);
+  if (queue === 'conversions') await retryFailedConversionUpload(db, id);
 }
 
 /** Queue figures for the live dashboard, failed jobs with their reason, and retrying one. */

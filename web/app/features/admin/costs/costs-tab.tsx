@@ -33,8 +33,14 @@ export function CostsTab() {
             Un file CSV con una riga per giorno e campagna, come lo esportano Google Ads e Meta o lo salva Excel. Colonne (in
             qualsiasi ordine, le altre sono ignorate): <strong>data</strong> (GG/MM/AAAA o AAAA-MM-GG), <strong>utm_source</strong>,{' '}
             <strong>utm_campaign</strong> (come nei link degli annunci; vuota per la spesa di tutta la sorgente),{' '}
-            <strong>importo</strong> (1.234,56 o 1234.56) e, facoltativa, <strong>valuta</strong> (EUR se manca). Separatore «;» o
-            «,», intestazione obbligatoria (anche Data, Sorgente, Campagna, Importo, Valuta).
+            <strong>importo</strong> (1.234,56 o 1234.56; un punto seguito da tre cifre, come 1.234, è ambiguo e va scritto 1.234,00
+            oppure 1,234) e, facoltativa, <strong>valuta</strong> (EUR se manca). Separatore «;» o «,», intestazione obbligatoria
+            (anche Data, Sorgente, Campagna, Importo, Valuta).
+          </p>
+          <p>
+            La spesa di tutta la sorgente (utm_campaign vuota) compare nella panoramica in una riga «(intera sorgente)», con tutti
+            i lead e tutta la spesa di quella sorgente, e non nelle righe delle campagne: per uno stesso giorno importa la spesa di
+            una sorgente per campagna oppure per intero, non in entrambi i modi.
           </p>
           <p>
             Importare di nuovo lo stesso giorno e la stessa campagna sostituisce l’importo: per correggere una riga basta

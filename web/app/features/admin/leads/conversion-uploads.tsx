@@ -16,7 +16,7 @@ export function ConversionUploads({ conversions }: { conversions: LeadDetail['co
   return (
     <>
       <p className="mb-2 text-sm text-slate-700">
-        Solo con il consenso pubblicitario concesso e mai revocato: email e telefono cifrati (SHA-256), identificativo del clic e
+        Solo con il consenso pubblicitario concesso e mai revocato: a Meta email e telefono pseudonimizzati (impronta SHA-256), identificativo del clic e
         browser; nient’altro del lead.
       </p>
       <DataTable

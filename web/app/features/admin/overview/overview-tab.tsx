@@ -213,19 +213,23 @@ function OverviewView({ data }: { data: Overview }) {
 
       <Section title={`Conversione per campagna — ${period}`}>
         <DataTable
-          caption="Visitatori, lead e conversione per sorgente, mezzo e campagna"
+          caption="Visitatori, lead e conversione per campagna (tutti i campi UTM)"
           columns={[
             { label: 'utm_source' },
             { label: 'utm_medium' },
             { label: 'utm_campaign' },
+            { label: 'utm_term' },
+            { label: 'utm_content' },
             ...CONVERSION_COLUMNS,
           ]}
           rows={data.byCampaign.map((row) => ({
-            key: `${row.utmSource}|${row.utmMedium}|${row.utmCampaign}`,
+            key: JSON.stringify([row.utmSource, row.utmMedium, row.utmCampaign, row.utmTerm, row.utmContent]),
             cells: [
               sourceLabel(row.utmSource),
               row.utmMedium || EMPTY_VALUE,
               row.utmCampaign || EMPTY_VALUE,
+              row.utmTerm || EMPTY_VALUE,
+              row.utmContent || EMPTY_VALUE,
               ...conversionCells(row),
             ],
           }))}

@@ -27,7 +27,7 @@ const STEPS: readonly (readonly [StepKey, string])[] = [
 ];
 
 const LEAD_STEPS_NOTE =
-  'SMS consegnato e Guida aperta contano i lead del giorno (non le sessioni) il cui SMS risulta consegnato e la cui guida è stata scaricata, anche in seguito; un lead inviato senza JavaScript ha una riga senza visite.';
+  'SMS consegnato e Guida aperta contano, rispettivamente, i lead del giorno (non le sessioni) il cui SMS risulta consegnato e quelli la cui guida è stata scaricata, anche in seguito; un lead inviato senza JavaScript ha una riga senza visite.';
 
 /** A step's count, with its share of the landing visits for every step after the first. */
 const stepText = (row: Record<StepKey, number>, key: StepKey) =>

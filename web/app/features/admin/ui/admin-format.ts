@@ -160,11 +160,20 @@ export function formatMoney({ currency, amount }: { currency: string; amount: nu
 export const formatMoneyList = (amounts: readonly { currency: string; amount: number }[], digits = 2) =>
   amounts.length > 0 ? amounts.map((amount) => formatMoney(amount, digits)).join(' + ') : EMPTY_VALUE;
 
-/** What Twilio billed for a lead's SMS (decision 060); why there is no price when there is none. */
-export function smsPriceText(sms: { provider: string | null; price: string | null; priceUnit: string | null; priceFetchedAt: string | null }) {
-  if (sms.price !== null && sms.priceUnit !== null) return formatMoney({ currency: sms.priceUnit, amount: Number(sms.price) }, 5);
-  if (sms.provider !== 'twilio') return EMPTY_VALUE;
-  return sms.priceFetchedAt === null ? 'In attesa del prezzo da Twilio' : 'Non comunicato da Twilio';
+/** What Twilio billed for a lead's SMS, every message of it (decision 060); why there is no price when there is none. */
+export function smsPriceText(sms: {
+  provider: string | null;
+  prices: readonly { currency: string; amount: string }[];
+  pricesPending: number;
+  pricesGivenUp: number;
+}) {
+  if (sms.prices.length > 0) {
+    const cost = formatMoneyList(sms.prices.map(({ currency, amount }) => ({ currency, amount: Number(amount) })), 5);
+    return sms.pricesPending > 0 ? `${cost} (${formatNumber(sms.pricesPending)} in attesa del prezzo)` : cost;
+  }
+  if (sms.pricesPending > 0) return 'In attesa del prezzo da Twilio';
+  if (sms.pricesGivenUp > 0) return 'Non comunicato da Twilio';
+  return sms.provider === 'twilio' ? 'In attesa del prezzo da Twilio' : EMPTY_VALUE;
 }
 
 /** A Consent Mode v2 state in Italian, with Google's value beside it (decision 049). */
