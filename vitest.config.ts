@@ -18,5 +18,8 @@ export default defineConfig({
     // after hydration (up to 2 s later on a busy machine): the 1 s default is too short.
     expect: { poll: { timeout: 5_000 } },
     hookTimeout: 60_000,
+    // The page-by-page browser checks (accessibility, the header's button) run a few pages
+    // at a time: a page spends most of its time waiting on hydration and the idle queue.
+    maxConcurrency: 3,
   },
 });

@@ -6,6 +6,13 @@ import { randomSuffix, testRedisUrl } from './services';
 /** A key prefix (queues, rate limits) private to one test file. */
 export const uniquePrefix = (label: string) => `test-${label}-${randomSuffix()}`;
 
+/**
+ * Options for a test's own BullMQ worker on a duplicate of the API's connection: the API's
+ * connection fails commands while it is not connected yet (no offline queue), a worker's
+ * must wait, or a worker started before its connection is up logs "Stream isn't writeable".
+ */
+export const WORKER_CONNECTION = { maxRetriesPerRequest: null, enableOfflineQueue: true } as const;
+
 /** Removes every key a test wrote under `prefix`. */
 export async function deleteRedisKeys(prefix: string, url = testRedisUrl()) {
   const redis = new Redis(url, { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 1 });

@@ -9,7 +9,7 @@ const PATHS = [...SITE_PAGE_PATHS, '/pagina-inesistente'];
 const e2e = useSiteAndBrowser();
 
 describe('axe-core', () => {
-  it.each(PATHS)('finds no violations on %s (with the cookie banner open)', async (url) => {
+  it.concurrent.for(PATHS)('finds no violations on %s (with the cookie banner open)', async (url, { expect }) => {
     const { page, close } = await openPage(e2e.browser, { bypassCSP: true });
     await page.goto(`${e2e.site.baseUrl}${url}`);
     // The banner opens once the page is idle after hydration: axe sees it on every run.

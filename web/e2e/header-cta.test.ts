@@ -18,7 +18,7 @@ const nomeOnScreen = (page: Page) =>
   });
 
 describe('the header’s "Richiedi la guida"', () => {
-  it.each([...SITE_PAGE_PATHS, '/pagina-inesistente'])('leads to a guide form from %s', async (path) => {
+  it.concurrent.for([...SITE_PAGE_PATHS, '/pagina-inesistente'])('leads to a guide form from %s', async (path, { expect }) => {
     // The unknown path is answered with its page and HTTP 404, which Chromium logs.
     const { page, consoleErrors, close } = await openPage(e2e.browser, { ...PHONE, allowConsoleErrors: /status of 404/ });
     await gotoInteractive(page, `${e2e.site.baseUrl}${path}`);

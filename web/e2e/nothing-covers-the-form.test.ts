@@ -48,39 +48,42 @@ const countdown = (page: Page) => page.getByRole('complementary', { name: 'Offer
 const cookieBanner = (page: Page) => page.getByRole('region', { name: cookieTexts.bannerTitle });
 const riskLine = (page: Page) => page.locator('[data-risk-line]');
 
+type CoverCheck = {
+  /** Elements to check as they are, without scrolling (a CSS selector); otherwise every target. */
+  only?: string;
+  /** Also check the targets fully on screen with the page at the top, as it opens. */
+  atOpening?: boolean;
+  /** Bring each target into view coming from these ends of the page and check it there. */
+  from?: ('above' | 'below')[];
+};
+
 /**
- * Marks what must stay uncovered: everything the visitor reads or taps in the form, the
- * header's button, the cookie banner's controls, every close button on the page and the
- * footer's links (the page ends above the overlays at the bottom).
+ * Runs in the page, in one call per check (one per element would cost thousands of round
+ * trips per screen): where each target is not the topmost element under the centre and the
+ * corners of each of its boxes (a link has one per line), or is off screen, one line per
+ * point. The targets are what the visitor reads or taps in the form, the header's button,
+ * the cookie banner's controls, every close button and the footer's links (the page ends
+ * above the overlays at the bottom). Each target is brought into view the way scrolling,
+ * an anchor or the focus does (nearest edge), and the risk line is let settle first: it
+ * shows exactly when the full warning is out of view, which the page learns from an
+ * IntersectionObserver at the next frame.
  */
-async function markTargets(page: Page): Promise<string[]> {
-  await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
-  await riskLineSettled(page);
-  return page.evaluate(() => {
-    for (const marked of document.querySelectorAll<HTMLElement>('[data-cover-check]')) delete marked.dataset.coverCheck;
+async function coverProblemsInPage({ only, atOpening = false, from = [] }: CoverCheck): Promise<string[]> {
+  const nameOf = (element: HTMLElement) =>
+    `${element.tagName.toLowerCase()} "${(element.getAttribute('aria-label') ?? element.textContent ?? '').trim().slice(0, 40)}"`;
+  const targets = (): HTMLElement[] => {
+    if (only) return [...document.querySelectorAll<HTMLElement>(only)];
     const form = document.getElementById('richiedi-guida')!;
     const inForm = [...form.querySelectorAll<HTMLElement>('h2, p, label, input, button, a')];
     const header = [...document.querySelectorAll<HTMLElement>('header a[href$="#richiedi-guida"]')];
     const banner = [...document.querySelectorAll<HTMLElement>('[aria-labelledby="cookie-banner-title"] :is(button, a)')];
     const closers = [...document.querySelectorAll<HTMLElement>('button[aria-label^="Chiudi"]')];
     const footer = [...document.querySelectorAll<HTMLElement>('footer :is(a, button)')];
-    const names: string[] = [];
-    for (const element of new Set([...header, ...inForm, ...banner, ...closers, ...footer])) {
-      if (!element.checkVisibility() || element.getBoundingClientRect().width === 0) continue;
-      element.dataset.coverCheck = String(names.length);
-      names.push(`${element.tagName.toLowerCase()} "${(element.getAttribute('aria-label') ?? element.textContent ?? '').trim().slice(0, 40)}"`);
-    }
-    return names;
-  });
-}
-
-/**
- * Where the element is not the topmost element under the centre and the corners of each of
- * its boxes (a link has one per line), or is off screen: one line per point. Nothing when
- * it is fully visible and tappable.
- */
-function coverageProblems(target: Locator) {
-  return target.evaluate((element) => {
+    return [...new Set([...header, ...inForm, ...banner, ...closers, ...footer])].filter(
+      (element) => element.checkVisibility() && element.getBoundingClientRect().width > 0,
+    );
+  };
+  const problemsOf = (element: HTMLElement) => {
     // Hit testing follows rounded corners: test corners inside the rounding.
     const radius = parseFloat(getComputedStyle(element).borderTopLeftRadius) || 0;
     return [...element.getClientRects()].flatMap((box) => {
@@ -100,55 +103,79 @@ function coverageProblems(target: Locator) {
         return [`(${x | 0}, ${y | 0}) under ${cover?.tagName.toLowerCase()} "${cover?.getAttribute('aria-label') ?? cover?.textContent?.trim().slice(0, 30)}"`];
       });
     });
-  });
+  };
+  const riskLineSettled = () => {
+    const full = document.querySelector('[role="note"]:not([data-risk-line])');
+    const line = document.querySelector<HTMLElement>('[data-risk-line]');
+    return !full || !line || line.hidden === full.getBoundingClientRect().bottom > 0;
+  };
+  // The test's fake clock holds timers and animation frames: wait on what it leaves alone,
+  // the next frame's intersection check, then tasks for React to commit; timed by an event's
+  // time stamp, which the fake clock does not touch either.
+  const nextFrame = () =>
+    new Promise<void>((resolve) => {
+      const observer = new IntersectionObserver(() => {
+        observer.disconnect();
+        resolve();
+      });
+      observer.observe(document.body);
+    });
+  const nextTask = () =>
+    new Promise<void>((resolve) => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => resolve();
+      channel.port2.postMessage(null);
+    });
+  const settle = async () => {
+    const started = new Event('settle').timeStamp;
+    while (!riskLineSettled()) {
+      if (new Event('settle').timeStamp - started > 5_000) throw new Error('the risk line did not follow the scroll within 5 s');
+      await nextFrame();
+      for (let task = 0; task < 5 && !riskLineSettled(); task += 1) await nextTask();
+    }
+  };
+
+  const problems: string[] = [];
+  const checked = targets();
+  if (only) {
+    if (checked.length === 0) return [`nothing matches ${only}`];
+    for (const element of checked) problems.push(...problemsOf(element));
+    return problems;
+  }
+  const toTop = async () => {
+    window.scrollTo({ top: 0, behavior: 'instant' });
+    await settle();
+  };
+  await toTop();
+  if (atOpening) {
+    for (const element of checked) {
+      const box = element.getBoundingClientRect();
+      if (box.top < 0 || box.left < 0 || box.bottom > window.innerHeight || box.right > window.innerWidth) continue;
+      problems.push(...problemsOf(element).map((problem) => `${nameOf(element)} as the page opens: ${problem}`));
+    }
+  }
+  for (const start of from) {
+    for (const element of checked) {
+      window.scrollTo({ top: start === 'above' ? 0 : document.documentElement.scrollHeight, behavior: 'instant' });
+      element.scrollIntoView({ block: 'nearest', behavior: 'instant' });
+      await settle();
+      problems.push(...problemsOf(element).map((problem) => `${nameOf(element)} reached from ${start}: ${problem}`));
+    }
+  }
+  await toTop();
+  return problems;
 }
 
-/** The risk line shows exactly when the full warning has been scrolled out of view. */
-async function riskLineSettled(page: Page) {
-  await expect
-    .poll(() =>
-      page.evaluate(() => {
-        const full = document.querySelector('[role="note"]:not([data-risk-line])');
-        const line = document.querySelector<HTMLElement>('[data-risk-line]');
-        if (!full || !line) return true;
-        return line.hidden === full.getBoundingClientRect().bottom > 0;
-      }),
-    )
-    .toBe(true);
-}
+/** Where the elements `only` selects are covered or off screen, as they are now. */
+const coverageProblems = (page: Page, only: string) => page.evaluate(coverProblemsInPage, { only });
 
 /**
- * Brings each target into view the way scrolling, an anchor or the focus does (nearest
- * edge, coming from above and from below) and checks it is uncovered there. On a desktop
- * screen the form is in the first screen: what is fully visible there is checked as the
- * page opens too.
+ * Every target is uncovered, reached from above and from below; on a desktop screen the
+ * form is in the first screen: what is fully visible there is checked as the page opens too.
  */
 async function expectNothingCovered(page: Page, state: string, { atOpening }: { atOpening: boolean }) {
-  const names = await markTargets(page);
-  const problems: string[] = [];
-  if (atOpening) {
-    for (const [index, name] of names.entries()) {
-      const target = page.locator(`[data-cover-check="${index}"]`);
-      const fullyOnScreen = await target.evaluate((element) => {
-        const box = element.getBoundingClientRect();
-        return box.top >= 0 && box.left >= 0 && box.bottom <= window.innerHeight && box.right <= window.innerWidth;
-      });
-      if (fullyOnScreen) problems.push(...(await coverageProblems(target)).map((problem) => `${name} as the page opens: ${problem}`));
-    }
-  }
-  for (const from of ['above', 'below'] as const) {
-    for (const [index, name] of names.entries()) {
-      const target = page.locator(`[data-cover-check="${index}"]`);
-      await target.evaluate((element, start) => {
-        window.scrollTo({ top: start === 'above' ? 0 : document.documentElement.scrollHeight, behavior: 'instant' });
-        element.scrollIntoView({ block: 'nearest', behavior: 'instant' });
-      }, from);
-      await riskLineSettled(page);
-      problems.push(...(await coverageProblems(target)).map((problem) => `${name} reached from ${from}: ${problem}`));
-    }
-  }
-  await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
-  await riskLineSettled(page);
+  const check: CoverCheck = { atOpening, from: ['above', 'below'] };
+  const problems = await page.evaluate(coverProblemsInPage, check);
   expect([state, problems]).toEqual([state, []]);
 }
 
@@ -193,10 +220,10 @@ describe('nothing covers the form', () => {
             }),
           )
           .toBe(true);
-        expect(await coverageProblems(nome)).toEqual([]);
+        expect(await coverageProblems(page, 'form#richiedi-guida input[name="nome"]')).toEqual([]);
         // On phones the line is thin: at most two short lines of text.
         expect((await riskLine(page).boundingBox())!.height).toBeLessThanOrEqual(touch ? 48 : 40);
-        expect(await coverageProblems(riskLine(page).getByRole('button', { name: 'Chiudi l’avviso di rischio' }))).toEqual([]);
+        expect(await coverageProblems(page, '[data-risk-line] button[aria-label="Chiudi l’avviso di rischio"]')).toEqual([]);
       }
 
       await closeWith(page, popup(page).getByRole('button', { name: 'Chiudi le notifiche di attività' }), touch);

@@ -1,3 +1,4 @@
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { cookieTexts } from '@guida/shared/messages';
 import { axeViolations } from './axe';
@@ -47,6 +48,20 @@ async function delivery(site: Site, country: 'IT' | 'CH', minutesAgo: number, st
   await site.db('guide_downloads').insert({ lead_id: lead.id });
 }
 
+/**
+ * The popup's first notice comes 10 s after the page is idle: the page runs on a clock the
+ * test moves (installed before the page opens), a second per look, instead of waiting.
+ */
+async function popupAppears(page: Page) {
+  const popup = page.getByRole('complementary', { name: 'Attività recente' });
+  await expect
+    .poll(async () => {
+      await page.clock.runFor(1000);
+      return popup.count();
+    }, { timeout: 15_000 })
+    .toBe(1);
+}
+
 const PHONE = { width: 360, height: 740 };
 const DESKTOP = { width: 1280, height: 800 };
 
@@ -56,6 +71,7 @@ describe('social proof', () => {
       await readers(site, '/', 3);
       await delivery(site, 'CH', 5);
       const { page, close } = await openPage(e2e.browser);
+      await page.clock.install();
       await gotoInteractive(page, `${site.baseUrl}/`);
       const box = page.getByRole('complementary', { name: 'Attività sul sito' });
       await expect.poll(() => box.count()).toBe(1);
@@ -67,7 +83,7 @@ describe('social proof', () => {
 
       const popup = page.getByRole('complementary', { name: 'Attività recente' });
       expect(await popup.count()).toBe(0);
-      await expect.poll(() => popup.count(), { timeout: 15_000 }).toBe(1);
+      await popupAppears(page);
       const text = await popup.textContent();
       expect(text).toContain('Guida inviata via SMS');
       expect(text).toContain('Un visitatore dalla Svizzera ha ricevuto la guida');
@@ -119,6 +135,7 @@ describe('social proof', () => {
       await delivery(site, 'CH', 20);
       // axe runs in the page (bypassing the CSP, as in accessibility.test.ts).
       const { page, close, consoleErrors } = await openPage(e2e.browser, { viewport, bypassCSP: true });
+      await page.clock.install();
       await gotoInteractive(page, `${site.baseUrl}/oro-svizzera`);
       const box = page.getByRole('complementary', { name: 'Attività sul sito' });
       await expect.poll(() => box.count()).toBe(1);
@@ -135,14 +152,14 @@ describe('social proof', () => {
       expect(boxArea!.y).toBeGreaterThanOrEqual(formSection!.y);
       expect(boxArea!.y + boxArea!.height).toBeLessThanOrEqual(formSection!.y + formSection!.height);
       const popup = page.getByRole('complementary', { name: 'Attività recente' });
-      await expect.poll(() => popup.count(), { timeout: 15_000 }).toBe(1);
+      await popupAppears(page);
       expect(await popup.textContent()).toContain('Un visitatore dalla Svizzera ha ricevuto la guida');
       expect(await axeViolations(page)).toEqual([]);
 
       // A city page: the whole list, newest first; the visitor is its only reader.
       await gotoInteractive(page, `${site.baseUrl}/trading-milano`);
       await expect.poll(() => box.getByRole('listitem').allTextContents()).toEqual(['5 visitatori online', '2 guide scaricate nelle ultime 2 ore']);
-      await expect.poll(() => popup.count(), { timeout: 15_000 }).toBe(1);
+      await popupAppears(page);
       expect(await popup.textContent()).toContain("Un visitatore dall'Italia ha ricevuto la guida");
       expect(consoleErrors).toEqual([]);
       await close();

@@ -4,6 +4,7 @@ import { conversionEventId } from '@guida/shared/deliveries/conversion-uploads';
 import { sendConversionJob } from '@guida/shared/jobs/conversions';
 import { adminMessages } from '@guida/shared/messages';
 import { insertLead } from '@guida/testing/lead-fixture';
+import { WORKER_CONNECTION } from '@guida/testing/test-redis';
 import { waitFor } from '@guida/testing/wait-for';
 import { signInAsAdmin } from '../../testing/admin-session';
 import { createTestApi, type TestApi } from '../../testing/test-api';
@@ -55,7 +56,7 @@ describe('retrying a failed conversions job', () => {
       async () => {
         throw new Error('Meta ha risposto HTTP 400: Invalid parameter');
       },
-      { connection: api.deps.redis.duplicate({ maxRetriesPerRequest: null }), prefix: api.prefix },
+      { connection: api.deps.redis.duplicate(WORKER_CONNECTION), prefix: api.prefix },
     );
     try {
       await waitFor(async () => (await queue.getFailedCount()) === 2, { what: 'both jobs to fail' });

@@ -11,6 +11,7 @@ import { deliverToCrmJob } from '@guida/shared/jobs/crm';
 import { sendGuideSmsJob } from '@guida/shared/jobs/sms';
 import { adminMessages } from '@guida/shared/messages';
 import { insertLead } from '@guida/testing/lead-fixture';
+import { WORKER_CONNECTION } from '@guida/testing/test-redis';
 import { waitFor } from '@guida/testing/wait-for';
 import { signInAsAdmin } from '../../testing/admin-session';
 import { createTestApi, type TestApi } from '../../testing/test-api';
@@ -106,7 +107,7 @@ describe('GET /api/admin/queues', () => {
     await skipping.db('crm_deliveries').where({ id: leads[0]!.crmDeliveryId }).update({ status: 'skipped', updated_at: skipping.db.fn.now() });
     await skipping.db('crm_deliveries').where({ id: leads[1]!.crmDeliveryId }).update({ status: 'delivered', delivered_at: skipping.db.fn.now() });
     const worker = new Worker('crm', async () => undefined, {
-      connection: skipping.deps.redis.duplicate({ maxRetriesPerRequest: null }),
+      connection: skipping.deps.redis.duplicate(WORKER_CONNECTION),
       prefix: skipping.prefix,
     });
     try {
@@ -146,7 +147,7 @@ describe('failed jobs', () => {
       async () => {
         throw new Error('Invalid To phone number (21211)');
       },
-      { connection: failing.deps.redis.duplicate({ maxRetriesPerRequest: null }), prefix: failing.prefix },
+      { connection: failing.deps.redis.duplicate(WORKER_CONNECTION), prefix: failing.prefix },
     );
     try {
       await waitFor(async () => (await queue.getFailedCount()) > 0, { what: 'the job to fail' });
@@ -206,7 +207,7 @@ describe('failed jobs', () => {
         async () => {
           throw new Error('provider down');
         },
-        { connection: failing.deps.redis.duplicate({ maxRetriesPerRequest: null }), prefix: failing.prefix },
+        { connection: failing.deps.redis.duplicate(WORKER_CONNECTION), prefix: failing.prefix },
       );
     const workers = [failEvery('sms'), failEvery('crm')];
     try {
