@@ -3,53 +3,100 @@
  * `npm test`: installs what is missing, finds PostgreSQL and Redis for the tests
  * (containers when a Docker engine answers and no TEST_* URL is set; otherwise
  * TEST_DATABASE_URL / TEST_REDIS_URL or the local servers, started if needed), Chromium
- * and PgBouncer (Debian's packages), then runs type-check, lint, the web build and the
- * whole vitest suite (unit, integration, system, browser). The last line is vitest's summary.
+ * and PgBouncer (Debian's packages), then runs type-check and lint side by side, the web
+ * build, and the whole vitest suite (unit, integration, system, browser). The last line is
+ * vitest's summary. CI adds `--with-node-next`: the unit and integration tests on Node 26
+ * run beside the suite, their output printed after it (decision 063).
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureChromium, ensureDebianPackage, PGBOUNCER } from './lib/debian-packages.mjs';
 import { ensureDependencies } from './lib/dependencies.mjs';
-import { runOnLts } from './lib/node-runtime.mjs';
+import { runNodeNextTests } from './lib/node-next-tests.mjs';
+import { ensureNodeRuntime, runOnLts } from './lib/node-runtime.mjs';
 import { exitWith, log, ROOT } from './lib/output.mjs';
 import { prepareTestServices } from './lib/test-services.mjs';
 
-/** @param {string} title @param {string} bin @param {string[]} args @param {string} [cwd] */
-function step(title, bin, args, cwd = ROOT) {
-  log('test', title);
-  const started = Date.now();
-  const result = spawnSync(join(ROOT, 'node_modules', '.bin', bin), args, { cwd, stdio: 'inherit' });
-  if (result.status !== 0) throw new Error(`${title} failed`);
-  // Each step's time, so a slow CI run shows where its minutes went.
-  log('test', `${title}: ${Math.round((Date.now() - started) / 1000)} s`);
+/** @typedef {{ title: string, command: string, args: string[], cwd?: string, env?: NodeJS.ProcessEnv }} Step */
+
+const bin = (/** @type {string} */ name) => join(ROOT, 'node_modules', '.bin', name);
+
+/**
+ * Runs steps at the same time (each is one process that mostly keeps one core busy), each
+ * one's output printed whole when it ends, with its time, so a slow CI run shows where its
+ * minutes went. Throws when any failed.
+ * @param {Step[]} steps
+ */
+async function runSideBySide(steps) {
+  /** @type {string[]} */
+  const failed = [];
+  await Promise.all(
+    steps.map(async ({ title, command, args, cwd = ROOT, env = process.env }) => {
+      const started = Date.now();
+      const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      /** @type {Buffer[]} */
+      const output = [];
+      child.stdout.on('data', (chunk) => output.push(chunk));
+      child.stderr.on('data', (chunk) => output.push(chunk));
+      const [code] = await once(child, 'close');
+      process.stdout.write(Buffer.concat(output));
+      log('test', `${title}: ${code === 0 ? 'done' : 'FAILED'} in ${Math.round((Date.now() - started) / 1000)} s`);
+      if (code !== 0) failed.push(title);
+    }),
+  );
+  if (failed.length > 0) throw new Error(`${failed.join(', ')} failed; see the output above`);
+}
+
+/** @param {string} command @param {string[]} args @param {import('node:child_process').StdioOptions} stdio */
+async function exitCodeOf(command, args, stdio) {
+  const [code] = await once(spawn(command, args, { cwd: ROOT, stdio }), 'exit');
+  return /** @type {number | null} */ (code) ?? 1;
 }
 
 await runOnLts(import.meta.url);
 
 try {
+  const withNodeNext = process.argv.includes('--with-node-next');
   ensureDependencies();
   await prepareTestServices();
   ensureChromium('test', 'the browser tests');
   ensureDebianPackage({ binary: PGBOUNCER, name: 'pgbouncer', scope: 'test', purpose: 'the connection-pooler test' });
-  step('route types of the web app', 'react-router', ['typegen'], join(ROOT, 'web'));
-  step('type-check', 'tsc', ['-p', 'tsconfig.json']);
-  step('type-check (web)', 'tsc', ['-p', 'web/tsconfig.json']);
-  step('lint (with import boundaries)', 'eslint', ['--max-warnings', '0', '.']);
+  if (withNodeNext) ensureNodeRuntime('next');
   // The site the browser tests load names a provider, as a deployment's must (d.lgs.
   // 70/2003): example values where the environment sets none; the tests read them back.
   process.env.PRIVACY_CONTROLLER_NAME ||= 'Esempio Editore S.r.l.';
   process.env.PRIVACY_CONTROLLER_ADDRESS ||= 'Via Roma 1, 20100 Milano';
   process.env.PRIVACY_CONTROLLER_VAT ||= 'IT01234567890';
   process.env.PRIVACY_CONTROLLER_REA ||= 'MI-1234567';
-  log('test', 'build the web site (for the browser tests)');
-  // The same production build as npm start's, whatever NODE_ENV this shell has.
-  const { buildWeb } = await import('./build.mjs');
-  const buildStarted = Date.now();
-  buildWeb();
-  log('test', `web build: ${Math.round((Date.now() - buildStarted) / 1000)} s`);
+  // Imported once the dependencies are installed (esbuild).
+  const { WEB_BUILD } = await import('./build.mjs');
+  log('test', 'route types, type-check and lint side by side, the web build');
+  await runSideBySide([{ title: 'route types of the web app', command: bin('react-router'), args: ['typegen'], cwd: join(ROOT, 'web') }]);
+  await runSideBySide([
+    { title: 'type-check', command: bin('tsc'), args: ['-p', 'tsconfig.json'] },
+    { title: 'type-check (web)', command: bin('tsc'), args: ['-p', 'web/tsconfig.json'] },
+    { title: 'lint (with import boundaries)', command: bin('eslint'), args: ['--max-warnings', '0', '.'] },
+  ]);
+  // After the checks: the build writes the route types again, which the checks read. The
+  // same production build as npm start's, whatever NODE_ENV this shell has.
+  await runSideBySide([{ title: 'web build (for the browser tests)', command: WEB_BUILD.command, args: WEB_BUILD.args, env: WEB_BUILD.env() }]);
+  const nodeNextLog = join(ROOT, '.cache', 'test-node-next.log');
+  let nodeNext = Promise.resolve(0);
+  if (withNodeNext) {
+    log('test', `the unit and integration tests on Node.js 26 run beside the suite; their output follows it (${nodeNextLog})`);
+    const logFile = openSync(nodeNextLog, 'w');
+    nodeNext = runNodeNextTests({ stdio: ['ignore', logFile, logFile] }).finally(() => closeSync(logFile));
+  }
   log('test', 'unit, integration, system and browser tests');
-  const vitest = spawnSync(join(ROOT, 'node_modules', '.bin', 'vitest'), ['run'], { cwd: ROOT, stdio: 'inherit' });
-  process.exit(vitest.status ?? 1);
+  const status = await exitCodeOf(bin('vitest'), ['run'], 'inherit');
+  if (withNodeNext) {
+    const nextStatus = await nodeNext;
+    process.stdout.write(`\n[test] unit and integration tests on Node.js 26:\n${readFileSync(nodeNextLog, 'utf8')}`);
+    if (status === 0 && nextStatus !== 0) process.exit(nextStatus);
+  }
+  process.exit(status);
 } catch (error) {
   exitWith(error);
 }

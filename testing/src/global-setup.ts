@@ -42,10 +42,12 @@ async function recreateTemplate(databaseUrl: string) {
   const client = new pg.Client({ connectionString: admin.toString() });
   await client.connect();
   try {
-    // Copies left behind by an interrupted run, then the template itself.
+    // Copies left behind by an interrupted run (`<template>_<random suffix>`, test-database.ts),
+    // then the template itself. Only those: the Node 26 run's `<template>_node_next` and its
+    // copies may be in use by a run beside this one (decision 063).
     const stale = await client.query<{ datname: string }>(
-      'SELECT datname FROM pg_database WHERE datname LIKE $1',
-      [`${name}\\_%`],
+      "SELECT datname FROM pg_database WHERE datname ~ ('^' || $1 || '_[a-z0-9]{1,8}$')",
+      [name],
     );
     for (const { datname } of stale.rows) await client.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
     await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
