@@ -1,8 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
+/** Tests that run the bundled processes or Chromium (system and browser tests). */
+const PROCESS_TESTS = ['tests/system/**', 'web/e2e/**', '**/*.browser.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['{shared,migrations,api,worker,guides,scripts,testing,tests,web}/**/*.test.{ts,tsx}'],
     exclude: ['**/node_modules/**', 'web/build/**'],
     globalSetup: ['testing/src/global-setup.ts'],
     setupFiles: ['testing/src/console-guard.ts'],
@@ -21,5 +23,26 @@ export default defineConfig({
     // The page-by-page browser checks (accessibility, the header's button) run a few pages
     // at a time: a page spends most of its time waiting on hydration and the idle queue.
     maxConcurrency: 3,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit-integration',
+          include: ['{shared,migrations,api,worker,guides,scripts,testing,tests,web}/**/*.test.{ts,tsx}'],
+          exclude: ['**/node_modules/**', 'web/build/**', ...PROCESS_TESTS],
+          // One process runs file after file, keeping the packages it loaded (express, knex,
+          // BullMQ…): a new process per file spent more CPU loading them than the tests did
+          // (decision 063). Each file still has its own database copy and Redis prefix.
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'system-browser',
+          include: PROCESS_TESTS.map((glob) => (glob.endsWith('.ts') ? glob : `${glob}/*.test.{ts,tsx}`)),
+        },
+      },
+    ],
   },
 });
