@@ -11,8 +11,6 @@ import { delimiter, dirname, join } from 'node:path';
 import { ensureNodeRuntime } from './node-runtime.mjs';
 import { ROOT } from './output.mjs';
 
-const NOT_UNIT_OR_INTEGRATION = ['tests/system/**', 'web/e2e/**', '**/*.browser.test.ts'];
-
 /** The database URL with `_node_next` after its name. @param {string} url */
 export function nodeNextDatabaseUrl(url) {
   const own = new URL(url);
@@ -36,7 +34,9 @@ export async function runNodeNextTests({ vitestArgs = [], stdio = 'inherit' } = 
     [
       join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'),
       'run',
-      ...NOT_UNIT_OR_INTEGRATION.flatMap((glob) => ['--exclude', glob]),
+      // vitest.config.ts's project of the unit and integration tests.
+      '--project',
+      'unit-integration',
       ...vitestArgs,
     ],
     { cwd: ROOT, stdio, env },
