@@ -3,8 +3,7 @@
  * `npm run test:node-next`: the unit and integration tests on the next Node.js major (26),
  * pinned and fetched like the LTS `npm test` runs on (scripts/lib/node-runtime.mjs,
  * decision 056), so the next upgrade is known to work before it is needed. The system
- * and browser tests are left to `npm test`. The services are found as `npm test` finds them;
- * CI runs these tests beside `npm test`'s (`npm test -- --with-node-next`, decision 063).
+ * and browser tests are left to `npm test`. The services are found as `npm test` finds them.
  */
 import { spawnSync } from 'node:child_process';
 import { ensureDependencies } from './lib/dependencies.mjs';
@@ -18,7 +17,7 @@ try {
   await prepareTestServices();
   const version = spawnSync(ensureNodeRuntime('next'), ['--version'], { encoding: 'utf8' }).stdout.trim();
   log('test', `unit and integration tests on Node.js ${version}`);
-  process.exit(await runNodeNextTests({ vitestArgs: process.argv.slice(2) }));
+  process.exit(await runNodeNextTests(process.argv.slice(2)));
 } catch (error) {
   exitWith(error);
 }

@@ -5,17 +5,14 @@
  * TEST_DATABASE_URL / TEST_REDIS_URL or the local servers, started if needed), Chromium
  * and PgBouncer (Debian's packages), then runs type-check and lint side by side, the web
  * build, and the whole vitest suite (unit, integration, system, browser). The last line is
- * vitest's summary. CI adds `--with-node-next`: the unit and integration tests on Node 26
- * run beside the suite, their output printed after it (decision 063).
+ * vitest's summary.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureChromium, ensureDebianPackage, PGBOUNCER } from './lib/debian-packages.mjs';
 import { ensureDependencies } from './lib/dependencies.mjs';
-import { runNodeNextTests } from './lib/node-next-tests.mjs';
-import { ensureNodeRuntime, runOnLts } from './lib/node-runtime.mjs';
+import { runOnLts } from './lib/node-runtime.mjs';
 import { exitWith, log, ROOT } from './lib/output.mjs';
 import { prepareTestServices } from './lib/test-services.mjs';
 
@@ -49,21 +46,13 @@ async function runSideBySide(steps) {
   if (failed.length > 0) throw new Error(`${failed.join(', ')} failed; see the output above`);
 }
 
-/** @param {string} command @param {string[]} args @param {import('node:child_process').StdioOptions} stdio */
-async function exitCodeOf(command, args, stdio) {
-  const [code] = await once(spawn(command, args, { cwd: ROOT, stdio }), 'exit');
-  return /** @type {number | null} */ (code) ?? 1;
-}
-
 await runOnLts(import.meta.url);
 
 try {
-  const withNodeNext = process.argv.includes('--with-node-next');
   ensureDependencies();
   await prepareTestServices();
   ensureChromium('test', 'the browser tests');
   ensureDebianPackage({ binary: PGBOUNCER, name: 'pgbouncer', scope: 'test', purpose: 'the connection-pooler test' });
-  if (withNodeNext) ensureNodeRuntime('next');
   // The site the browser tests load names a provider, as a deployment's must (d.lgs.
   // 70/2003): example values where the environment sets none; the tests read them back.
   process.env.PRIVACY_CONTROLLER_NAME ||= 'Esempio Editore S.r.l.';
@@ -82,21 +71,10 @@ try {
   // After the checks: the build writes the route types again, which the checks read. The
   // same production build as npm start's, whatever NODE_ENV this shell has.
   await runSideBySide([{ title: 'web build (for the browser tests)', command: WEB_BUILD.command, args: WEB_BUILD.args, env: WEB_BUILD.env() }]);
-  const nodeNextLog = join(ROOT, '.cache', 'test-node-next.log');
-  let nodeNext = Promise.resolve(0);
-  if (withNodeNext) {
-    log('test', `the unit and integration tests on Node.js 26 run beside the suite; their output follows it (${nodeNextLog})`);
-    const logFile = openSync(nodeNextLog, 'w');
-    nodeNext = runNodeNextTests({ stdio: ['ignore', logFile, logFile] }).finally(() => closeSync(logFile));
-  }
   log('test', 'unit, integration, system and browser tests');
-  const status = await exitCodeOf(bin('vitest'), ['run'], 'inherit');
-  if (withNodeNext) {
-    const nextStatus = await nodeNext;
-    process.stdout.write(`\n[test] unit and integration tests on Node.js 26:\n${readFileSync(nodeNextLog, 'utf8')}`);
-    if (status === 0 && nextStatus !== 0) process.exit(nextStatus);
-  }
-  process.exit(status);
+  const vitest = spawn(bin('vitest'), ['run'], { cwd: ROOT, stdio: 'inherit' });
+  const [code] = await once(vitest, 'exit');
+  process.exit(/** @type {number | null} */ (code) ?? 1);
 } catch (error) {
   exitWith(error);
 }

@@ -1,9 +1,9 @@
 // @ts-check
 /**
- * The unit and integration tests on the next Node.js major (26), for `npm run
- * test:node-next` and for CI, which runs them beside `npm test`'s suite (decision 063).
- * They copy a template database of their own, `<test database>_node_next`, so a run on
- * Node 26 and one on the LTS can share the PostgreSQL server at the same time.
+ * The unit and integration tests (vitest.config.ts's project `unit-integration`) on the
+ * next Node.js major (26), for `npm run test:node-next`. They copy a template database of
+ * their own, `<test database>_node_next`, so a run on Node 26 and one on the LTS can share
+ * the PostgreSQL server at the same time (decision 063).
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -22,9 +22,9 @@ export function nodeNextDatabaseUrl(url) {
  * Starts vitest on Node 26 over the unit and integration tests (Node 26 is fetched first,
  * pinned and checked). Call after the test services are prepared (TEST_DATABASE_URL set,
  * unless the tests start containers). Resolves with vitest's exit status.
- * @param {{ vitestArgs?: string[], stdio?: import('node:child_process').StdioOptions }} [options]
+ * @param {string[]} vitestArgs
  */
-export async function runNodeNextTests({ vitestArgs = [], stdio = 'inherit' } = {}) {
+export async function runNodeNextTests(vitestArgs) {
   const node = ensureNodeRuntime('next');
   /** @type {NodeJS.ProcessEnv} */
   const env = { ...process.env, PATH: `${dirname(node)}${delimiter}${process.env.PATH ?? ''}` };
@@ -39,7 +39,7 @@ export async function runNodeNextTests({ vitestArgs = [], stdio = 'inherit' } = 
       'unit-integration',
       ...vitestArgs,
     ],
-    { cwd: ROOT, stdio, env },
+    { cwd: ROOT, stdio: 'inherit', env },
   );
   const [code] = await once(vitest, 'exit');
   return /** @type {number | null} */ (code) ?? 1;
