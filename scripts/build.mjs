@@ -7,8 +7,8 @@
  * win): the prerendered pages carry the public address and the data controller.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { undeclaredBundleImports } from './lib/bundle-dependencies.mjs';
@@ -27,7 +27,7 @@ const externalPackages = {
 };
 
 export async function buildServer() {
-  const { metafile, outputFiles } = await build({
+  const { metafile } = await build({
     absWorkingDir: ROOT,
     entryPoints: {
       'api/dist/server': 'api/src/server.ts',
@@ -44,33 +44,13 @@ export async function buildServer() {
     sourcemap: true,
     logLevel: 'warning',
     metafile: true,
-    write: false,
     plugins: [externalPackages],
   });
   const undeclared = undeclaredBundleImports(metafile, ROOT);
   if (undeclared.length > 0) {
     throw new Error(`the bundles import packages their workspace does not declare:\n  ${undeclared.join('\n  ')}`);
   }
-  // Two test runs (the LTS's and Node 26's, decision 063) bundle at the same time while
-  // processes start from the bundles: an unchanged file is left alone, a changed one
-  // replaced at once (rename), so no process reads a half-written bundle.
-  for (const { path, contents } of outputFiles) {
-    if (sameContents(path, contents)) continue;
-    const temporary = `${path}.${process.pid}.tmp`;
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(temporary, contents);
-    renameSync(temporary, path);
-  }
   log('build', 'api and worker bundled (api/dist, worker/dist)');
-}
-
-/** @param {string} path @param {Uint8Array} contents */
-function sameContents(path, contents) {
-  try {
-    return Buffer.compare(readFileSync(path), contents) === 0;
-  } catch {
-    return false;
-  }
 }
 
 /** @param {string} command @param {string[]} args @param {NodeJS.ProcessEnv} [env] */
@@ -84,13 +64,6 @@ export function buildGuides() {
   log('build', 'guide PDFs rendered (guides/dist)');
 }
 
-/** The web site's build (`npm test` runs it beside the type-checks). */
-export const WEB_BUILD = {
-  command: 'npm',
-  args: ['run', 'build', '--workspace', '@guida/web'],
-  env: () => ({ ...process.env, NODE_ENV: 'production' }),
-};
-
 /**
  * Always a production build, whatever NODE_ENV this process has (`.env` says development):
  * set before the build starts, because packages the build loads early pick their
@@ -99,7 +72,7 @@ export const WEB_BUILD = {
 export function buildWeb() {
   const web = JSON.parse(readFileSync(join(ROOT, 'web', 'package.json'), 'utf8'));
   if (!web.scripts?.build) return;
-  run(WEB_BUILD.command, WEB_BUILD.args, WEB_BUILD.env());
+  run('npm', ['run', 'build', '--workspace', '@guida/web'], { ...process.env, NODE_ENV: 'production' });
   log('build', 'web site built (web/build)');
 }
 
