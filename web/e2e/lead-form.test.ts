@@ -101,15 +101,23 @@ describe('the form on a newer page', () => {
 
   it('shows the pending label and disables the button while sending', async () => {
     const { page, close } = await openPage(e2e.browser);
-    let release: () => void = () => undefined;
+    // The post is held at the network until the button has been checked. Both promises exist
+    // before the post does: the label can show before Playwright hands the post to the route
+    // handler (a clean-clone run released it before, and the post then waited forever).
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let postHeld = () => {};
+    const held = new Promise<void>((resolve) => (postHeld = resolve));
     await page.route('**/api/ebook-request', async (route) => {
-      await new Promise<void>((resolve) => (release = resolve));
+      postHeld();
+      await released;
       await route.continue();
     });
     await gotoInteractive(page, `${e2e.site.baseUrl}/`);
     const form = await fillLeadForm(page, { nome: 'Luca', cognome: 'Neri', email: 'luca@example.it', telefono: italianMobile() });
     await privacyCheckbox(form).check();
     await form.getByRole('button', { name: /guida/i }).click();
+    await held;
     const pending = form.getByRole('button', { name: formMessages.submitting });
     await expect.poll(() => pending.count()).toBe(1);
     expect(await pending.isDisabled()).toBe(true);
