@@ -70,6 +70,9 @@ type CoverCheck = {
  * overlays at the bottom.
  */
 async function coverProblemsInPage({ only, atOpening = false, from = [] }: CoverCheck): Promise<string[]> {
+  // Runs in the page: nothing from the test's module reaches here.
+  const COOKIE_BANNER = '[aria-labelledby="cookie-banner-title"]';
+  const ACTIVITY_POPUP = 'aside[aria-label="Attività recente"]';
   const nameOf = (element: HTMLElement) =>
     `${element.tagName.toLowerCase()} "${(element.getAttribute('aria-label') ?? element.textContent ?? '').trim().slice(0, 40)}"`;
   const targets = (): HTMLElement[] => {
@@ -77,7 +80,7 @@ async function coverProblemsInPage({ only, atOpening = false, from = [] }: Cover
     const form = document.getElementById('richiedi-guida')!;
     const inForm = [...form.querySelectorAll<HTMLElement>('h2, p, label, input, button, a')];
     const header = [...document.querySelectorAll<HTMLElement>('header a[href$="#richiedi-guida"]')];
-    const banner = [...document.querySelectorAll<HTMLElement>('[aria-labelledby="cookie-banner-title"] :is(button, a)')];
+    const banner = [...document.querySelectorAll<HTMLElement>(`${COOKIE_BANNER} :is(button, a)`)];
     const closers = [...document.querySelectorAll<HTMLElement>('button[aria-label^="Chiudi"]')];
     const footer = [...document.querySelectorAll<HTMLElement>('footer :is(a, button)')];
     return [...new Set([...header, ...inForm, ...banner, ...closers, ...footer])].filter(
@@ -114,7 +117,7 @@ async function coverProblemsInPage({ only, atOpening = false, from = [] }: Cover
   // on phones) once their resize observer reports them, a frame after they show: a check
   // that starts before would scroll fields under an overlay no visitor sees there.
   const overlaysRoomSettled = () => {
-    const overlays = document.querySelectorAll<HTMLElement>('[aria-labelledby="cookie-banner-title"], aside[aria-label="Attività recente"]');
+    const overlays = document.querySelectorAll<HTMLElement>(`${COOKIE_BANNER}, ${ACTIVITY_POPUP}`);
     const fixed = [...overlays].filter((overlay) => getComputedStyle(overlay).position === 'fixed');
     const room = fixed.reduce((sum, overlay) => sum + overlay.offsetHeight, 0);
     return (parseFloat(document.body.style.paddingBottom) || 0) === room;
