@@ -107,7 +107,9 @@ describe('the 404 page', () => {
 describe('navigation', () => {
   it('moves between pages without reloading and shows a spinner while a page loads', async () => {
     const { page, close } = await openPage(e2e.browser);
-    await page.goto(`${e2e.site.baseUrl}/`);
+    // Network idle is not enough: on a loaded machine hydration can end later, and a click on
+    // the static link reloads the whole page (no spinner: a clean-clone run's failure).
+    await gotoInteractive(page, `${e2e.site.baseUrl}/`);
     await page.waitForLoadState('networkidle');
     await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
     // The privacy page's data is held back until the spinner has been seen.
