@@ -3,6 +3,7 @@ import { Suspense, lazy, useEffect, useState } from 'react';
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useLocation, useNavigation } from 'react-router';
 import { FAVICON_HREF } from '@guida/shared/favicon';
 import type { Route } from './+types/root';
+import { rootHasHydrated } from './components/hydration-boundary';
 import { Spinner } from './components/ui/spinner';
 import { useToasts } from './components/ui/toast-store';
 import { CookieBanner, CookieConsentProvider, CookieSettingsPanel, useCookieConsent } from './features/consent';
@@ -66,11 +67,9 @@ export default function App() {
   // One client for the life of the page (React Query's advice for rendered apps): every
   // page, public or admin, reads and writes through it.
   const [queryClient] = useState(createQueryClient);
-  // Lets browser tests (and support staff) tell the interactive page from the static HTML:
-  // the root's effects run once the whole first load is hydrated.
-  useEffect(() => {
-    document.documentElement.dataset.hydrated = 'true';
-  }, []);
+  // Lets browser tests (and support staff) tell the interactive page from the static HTML,
+  // once the page's hydration boundaries have hydrated too.
+  useEffect(rootHasHydrated, []);
   // The cookie banner, analytics and Google Analytics belong to the public site: an
   // operator at work is not a visitor to ask or to count.
   const inAdmin = isAdminPage(useLocation().pathname);

@@ -30,6 +30,10 @@ export function deferHydration(html: string): string {
       throw new Error(`unexpected import in the hydration script: ${line}`);
     } else rest.push(line);
   }
+  const entry = rest.join('\n').match(/import\("([^"]+)"\)/)?.[1];
+  const sharedChunks = preloads.filter(
+    (href) => href !== entry && !sideEffects.includes(href) && !namespaces.some(([, src]) => src === href),
+  );
   const deferred = [
     // The frame is on screen once the browser reports its paint; a frame produced is not
     // yet painted, and a download that started then could finish before the first paint,
@@ -52,6 +56,10 @@ export function deferHydration(html: string): string {
     'await nextTask();',
     '}',
     ...sideEffects.map((src) => `await import(${JSON.stringify(src)});`),
+    // The shared chunks (the libraries, the site's code) are evaluated one per task, in the
+    // order React Router lists them, before the route modules that import them: one module
+    // graph evaluated at once was one long task.
+    ...sharedChunks.map((src) => `await nextTask(); await import(${JSON.stringify(src)});`),
     ...namespaces.map(([name, src]) => `await nextTask(); const ${name} = await import(${JSON.stringify(src)});`),
     'await nextTask();',
     ...rest,

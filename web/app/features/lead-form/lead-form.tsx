@@ -5,6 +5,7 @@ import { HONEYPOT_FIELD, isSwissPath, thankYouPathFor, type EbookType } from '@g
 import { challengeMessages, formMessages, marketingConsentText, offerEndedTexts, privacyConsentText } from '@guida/shared/messages';
 import type { EbookRequestInput, leadFormSchema, LeadFormValues } from '@guida/shared/schemas/lead';
 import type { z } from 'zod';
+import { HydrationBoundary } from '../../components/hydration-boundary';
 import { Checkbox, Field, FormAlert, SubmitButton } from '../../components/ui/form';
 import { InfoToggletip } from '../../components/ui/info-toggletip';
 import { toast } from '../../components/ui/toast-store';
@@ -72,7 +73,15 @@ export function LeadForm(props: LeadFormProps) {
   // A request the intake refused with 410: the offer ended after the settings were read.
   const [refused, setRefused] = useState<string | null>(null);
   const text = refused ?? ended;
-  if (text === null) return <GuideForm {...props} onOfferEnded={setRefused} />;
+  if (text === null) {
+    // Hydrated on its own: the form's hooks, and react-hook-form's re-render once it has
+    // registered the fields, were the longest part of the page's hydration commit.
+    return (
+      <HydrationBoundary>
+        <GuideForm {...props} onOfferEnded={setRefused} />
+      </HydrationBoundary>
+    );
+  }
   return (
     <section id="richiedi-guida" aria-labelledby="richiedi-guida-titolo" className="rounded-2xl bg-white p-6 text-slate-900 shadow-xl ring-1 ring-slate-200">
       <h2 id="richiedi-guida-titolo" tabIndex={-1} ref={refused ? (heading) => heading?.focus() : undefined} className="text-xl font-bold">
