@@ -1,10 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
 import type { SiteSettings } from '@guida/shared/schemas/site-settings';
 import type { SmsCopy } from '../../content/sms-copy';
+import { useAfterHydrationIdle } from '../../lib/after-hydration';
 
-/** Runtime settings of the public site (GA id, real offer deadline, free places), read once per page life. */
+/**
+ * Runtime settings of the public site (GA id, real offer deadline, free places), read once per
+ * page life, from the first idle moment after hydration: an answer that came while parts of
+ * the page were still to hydrate made React hydrate them at once, in one long task (a store's
+ * update is urgent).
+ */
 export function useSiteSettings() {
-  return useQuery<SiteSettings>({ queryKey: ['/api/site-settings'] });
+  return useQuery<SiteSettings>({ queryKey: ['/api/site-settings'], enabled: useAfterHydrationIdle() });
 }
 
 /**
