@@ -31,6 +31,7 @@ export function deferHydration(html: string): string {
     } else rest.push(line);
   }
   const entry = rest.join('\n').match(/import\("([^"]+)"\)/)?.[1];
+  if (!entry) throw new Error('React Router client entry import not found: has its output format changed?');
   const sharedChunks = preloads.filter(
     (href) => href !== entry && !sideEffects.includes(href) && !namespaces.some(([, src]) => src === href),
   );
