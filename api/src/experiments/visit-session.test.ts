@@ -22,6 +22,7 @@ const session: VisitSession = {
 };
 const token = signVisitSession(SECRET, session);
 const [payload, signature] = token.split('.') as [string, string];
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 const encode = (fields: unknown) => Buffer.from(JSON.stringify(fields)).toString('base64url');
 
 describe('signed visit sessions', () => {
@@ -39,12 +40,17 @@ describe('signed visit sessions', () => {
     const otherVariant = encode({ s: session.sessionId, v: { [experiment.id]: 'c' }, e: session.expiresAt.getTime() / 1000 });
     const otherSession = encode({ s: newSessionId(), v: session.variants, e: session.expiresAt.getTime() / 1000 });
     const later = encode({ s: session.sessionId, v: session.variants, e: session.expiresAt.getTime() / 1000 + 86_400 });
-    const flipped = `${signature.slice(0, -2)}${signature.endsWith('AA') ? 'AB' : 'AA'}`;
+    // The first character carries six bits of the MAC; the last one's two spare bits are
+    // another spelling of the same bytes, refused too.
+    const flipped = `${signature.startsWith('A') ? 'B' : 'A'}${signature.slice(1)}`;
+    const lastCharacter = signature.at(-1)!;
+    const respelled = `${signature.slice(0, -1)}${ALPHABET[ALPHABET.indexOf(lastCharacter) ^ 1]}`;
     for (const forged of [
       `${otherVariant}.${signature}`,
       `${otherSession}.${signature}`,
       `${later}.${signature}`,
       `${payload}.${flipped}`,
+      `${payload}.${respelled}`,
       `${payload}.${signature.slice(0, 20)}`,
       `${payload}.`,
       payload,

@@ -56,8 +56,10 @@ export function verifyVisitSession(secret: string, token: string | null, now: Da
   if (!token || token.length > MAX_TOKEN_CHARS) return null;
   const [payload, signature, ...rest] = token.split('.');
   if (!payload || !signature || rest.length > 0) return null;
-  const expected = signatureOf(signingKey(secret), payload);
-  const given = Buffer.from(signature, 'base64url');
+  // Compared as text: base64url decoding ignores the last character's two spare bits, so
+  // comparing decoded bytes would take four spellings of one signature.
+  const expected = Buffer.from(signatureOf(signingKey(secret), payload).toString('base64url'));
+  const given = Buffer.from(signature);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
   let fields: { s?: unknown; v?: unknown; e?: unknown };
   try {
