@@ -12,7 +12,12 @@ export default async function handleRequest(
   responseHeaders: Headers,
   routerContext: EntryContext,
 ) {
-  const stream = await renderToReadableStream(<ServerRouter context={routerContext} url={request.url} />);
+  // Every Suspense boundary in place in the HTML: by default React moves a large page's
+  // later boundaries to the end of the document (hidden, put back by an inline script), so
+  // a visitor without JavaScript would never see them, and the page is laid out twice.
+  const stream = await renderToReadableStream(<ServerRouter context={routerContext} url={request.url} />, {
+    progressiveChunkSize: Number.POSITIVE_INFINITY,
+  });
   await stream.allReady;
   responseHeaders.set('Content-Type', 'text/html');
   return new Response(stream, { headers: responseHeaders, status: responseStatusCode });

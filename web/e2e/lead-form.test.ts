@@ -373,6 +373,19 @@ describe('without JavaScript', () => {
     await close();
   });
 
+  it('shows and posts the older page’s form, further down a longer page', async () => {
+    const { page, close } = await openPage(e2e.browser, { javaScriptEnabled: false });
+    await page.goto(`${e2e.site.baseUrl}/trading-old`);
+    const telefono = italianMobile();
+    const form = await fillLeadForm(page, { nome: 'Sara', cognome: 'Conti', email: 'sara@example.it', telefono });
+    expect(await form.isVisible()).toBe(true);
+    await privacyCheckbox(form).check();
+    await form.getByRole('button', { name: /guida/i }).click();
+    await page.waitForURL(`${e2e.site.baseUrl}/grazie-italia`);
+    await close();
+    expect((await storedLead(telefono)).lead).toMatchObject({ landing_path: '/trading-old', ebook_type: 'general' });
+  });
+
   it('sends a ticked marketing consent with the plain form', async () => {
     const { page, close } = await openPage(e2e.browser, { javaScriptEnabled: false });
     await page.goto(`${e2e.site.baseUrl}/`);

@@ -44,6 +44,10 @@ describe('every public route', () => {
       expect(html).toMatch(/<meta name="description" content="[^"]{50,}"/);
       expect(html).toMatch(/<meta property="og:title" content="[^"]+"/);
       expect(html).toMatch(/<h1[^>]*>[^<]+/);
+      // Every part of the page in place: none left hidden for an inline script to move in
+      // (React's out-of-order boundaries), which a visitor without JavaScript never sees.
+      expect(html, page).not.toContain('<div hidden id="S:');
+      expect(html, page).not.toContain('<template id="B:');
       const canonical = /<link rel="canonical" href="([^"]+)"/.exec(html)?.[1];
       expect(canonical, page).toMatch(/^http:\/\/localhost:3000\//);
     }
