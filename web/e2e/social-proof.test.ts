@@ -65,10 +65,9 @@ async function popupAppears(page: Page) {
 
 /**
  * Waits for the visitor box to show `lines`. The API leaves the people counts out when Redis
- * has not answered within 300 ms, and on a loaded test machine a stalled API process can run
- * that timer before it reads the reply (a clean-clone run's failure): a box with other lines
- * is read again from a new page view (moving the clock on to the widgets' next read instead
- * also moved the activity popup past the delivery it shows first).
+ * has not answered within 300 ms, which a loaded test machine can cause: a box with other
+ * lines is read again from a new page view (moving the clock on to the widgets' next read
+ * instead also moved the activity popup past the delivery it shows first).
  */
 async function boxShows(page: Page, box: Locator, lines: string[]) {
   await expect
