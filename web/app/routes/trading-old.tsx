@@ -4,6 +4,7 @@ import { LandingPage } from '../layouts/landing-page';
 import { InWidgetSlot } from '../components/widget-slot';
 import { CloseButton } from '../components/ui/close-button';
 import { olderLanding } from '../content/landings';
+import type { SmsCopy } from '../content/sms-copy';
 import { guideClaims, preview, riskBanner, riskLine, scrollButtonLabel, testimonials } from '../content/trading-old';
 import { OfferCountdown } from '../features/offer-countdown';
 import { useSmsCopy } from '../features/site-settings';
@@ -91,25 +92,34 @@ function OfferBox({ landingPath }: { landingPath: string }) {
   return <OfferCountdown places={places} />;
 }
 
+/**
+ * The guide's figures, with the SMS copy of the running settings once read: its own
+ * component, so that reading them renders this list again, not the page.
+ */
+function GuideClaims({ built }: { built: SmsCopy }) {
+  const claims = guideClaims(useSmsCopy(built));
+  if (claims.length === 0) return null;
+  return (
+    <section aria-label="La guida in breve" className="mx-auto max-w-6xl px-4">
+      <ul className="grid gap-4 rounded-2xl bg-emerald-900 p-6 text-white sm:grid-cols-2 lg:grid-cols-4">
+        {claims.map((claim) => (
+          <li key={claim.label}>
+            <p className="text-2xl font-extrabold">{claim.value}</p>
+            <p className="text-sm text-emerald-50">{claim.label}</p>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 /** The older trading-guide page: risk banner, countdown, claims, preview, testimonials. */
 export default function TradingOld({ loaderData }: Route.ComponentProps) {
   const { content, landingPath, chapters } = loaderData;
-  const claims = guideClaims(useSmsCopy(loaderData.sms));
   return (
     <>
       <LandingPage content={content} landingPath={landingPath} variant="older" top={<RiskBanner />}>
-        {claims.length > 0 ? (
-          <section aria-label="La guida in breve" className="mx-auto max-w-6xl px-4">
-            <ul className="grid gap-4 rounded-2xl bg-emerald-900 p-6 text-white sm:grid-cols-2 lg:grid-cols-4">
-              {claims.map((claim) => (
-                <li key={claim.label}>
-                  <p className="text-2xl font-extrabold">{claim.value}</p>
-                  <p className="text-sm text-emerald-50">{claim.label}</p>
-                </li>
-              ))}
-            </ul>
-          </section>
-        ) : null}
+        <GuideClaims built={loaderData.sms} />
         <section data-track-section="preview" aria-labelledby="anteprima" className="mx-auto mt-14 max-w-4xl px-4">
           <div>
             <h2 id="anteprima" className="text-2xl font-bold md:text-3xl">

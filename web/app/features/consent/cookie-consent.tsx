@@ -36,6 +36,10 @@ interface CookieConsentState {
 
 const CookieConsentContext = createContext<CookieConsentState | null>(null);
 
+/** The decided choice alone: what a form sends changes far less often than the banner's state. */
+type CookieChoice = Pick<CookieConsentState, 'flags' | 'sessionId'>;
+const CookieChoiceContext = createContext<CookieChoice | null>(null);
+
 // The stored choice as an external store: other tabs change it through "storage" events,
 // this tab through `writeStored`.
 const listeners = new Set<() => void>();
@@ -135,6 +139,8 @@ export function CookieConsentProvider({
   const sessionId = (status === 'decided' && stored?.id) || null;
   const { mutate } = saving;
 
+  const choice = useMemo<CookieChoice>(() => ({ flags, sessionId }), [flags, sessionId]);
+
   const value = useMemo<CookieConsentState>(
     () => ({
       status,
@@ -149,8 +155,10 @@ export function CookieConsentProvider({
   );
   return (
     <CookieConsentContext.Provider value={value}>
-      {children}
-      {status === 'decided' && externalAnalytics ? <GoogleAnalyticsByConsent analytics={flags.analytics} /> : null}
+      <CookieChoiceContext.Provider value={choice}>
+        {children}
+        {status === 'decided' && externalAnalytics ? <GoogleAnalyticsByConsent analytics={flags.analytics} /> : null}
+      </CookieChoiceContext.Provider>
     </CookieConsentContext.Provider>
   );
 }
@@ -171,4 +179,15 @@ export function useCookieConsent() {
   const state = useContext(CookieConsentContext);
   if (!state) throw new Error('useCookieConsent outside CookieConsentProvider');
   return state;
+}
+
+/**
+ * The decided choice (flags, and the id it is recorded under) without the banner's state: a
+ * component that only sends it along (the guide form) does not render again when the banner
+ * appears, opens or closes.
+ */
+export function useCookieChoice() {
+  const choice = useContext(CookieChoiceContext);
+  if (!choice) throw new Error('useCookieChoice outside CookieConsentProvider');
+  return choice;
 }

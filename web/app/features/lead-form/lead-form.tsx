@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { memo, useEffect, useRef, useState } from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { HONEYPOT_FIELD, isSwissPath, thankYouPathFor, type EbookType } from '@guida/shared/lead-rules';
@@ -12,7 +12,7 @@ import { toast } from '../../components/ui/toast-store';
 import { ApiError } from '../../lib/api-client';
 import { useLoadOnFirstFocus } from '../../lib/load-on-first-focus';
 import { ChallengeSlot, useChallengedSubmission } from '../challenge';
-import { trackGaEvent, useCookieConsent } from '../consent';
+import { trackGaEvent, useCookieChoice } from '../consent';
 import { useSiteSettings } from '../site-settings';
 import { useFormTracking, visitAttribution, visitSessionToken } from '../tracking';
 
@@ -93,12 +93,13 @@ export function LeadForm(props: LeadFormProps) {
 }
 
 /**
- * The form. Without JavaScript it is a plain POST to the API (which answers 303 to the
+ * The form (memoised: the settings and live figures the page reads after load re-render the
+ * page around it, never with new props for it). Without JavaScript it is a plain POST to the API (which answers 303 to the
  * thank-you page); with JavaScript react-hook-form validates it with the shared schema
  * (nothing before the first submit, then each field as it changes, the first invalid field
  * focused) and a mutation sends it as JSON.
  */
-function GuideForm({
+const GuideForm = memo(function GuideForm({
   variant,
   ebookType,
   landingPath,
@@ -111,7 +112,7 @@ function GuideForm({
   const formRef = useRef<HTMLFormElement>(null);
   const tracking = useFormTracking(formRef, landingPath);
   // The API checks the choice recorded under this id, and keeps click ids only if it accepts marketing.
-  const { flags, sessionId } = useCookieConsent();
+  const { flags, sessionId } = useCookieChoice();
   useLoadOnFirstFocus(formRef, loadSchema);
   // No default values: registering a field then reads what the prerendered input already
   // holds (typed or autofilled before the page was interactive) instead of clearing it.
@@ -251,7 +252,7 @@ function GuideForm({
       <p className="text-xs text-slate-600">Gratis, senza impegno. Il link arriva via SMS entro 2 minuti.</p>
     </form>
   );
-}
+});
 
 /** The fields a server message can be shown under. */
 const FIELD_NAMES: Record<keyof Values, true> = { nome: true, cognome: true, email: true, telefono: true, gdprConsent: true, marketingConsent: true };
