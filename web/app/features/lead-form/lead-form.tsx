@@ -93,11 +93,11 @@ export function LeadForm(props: LeadFormProps) {
 }
 
 /**
- * The form (memoised: the settings and live figures the page reads after load re-render the
- * page around it, never with new props for it). Without JavaScript it is a plain POST to the API (which answers 303 to the
+ * The form. Without JavaScript it is a plain POST to the API (which answers 303 to the
  * thank-you page); with JavaScript react-hook-form validates it with the shared schema
  * (nothing before the first submit, then each field as it changes, the first invalid field
- * focused) and a mutation sends it as JSON.
+ * focused) and a mutation sends it as JSON. Memoised: what the page reads after load (the
+ * site settings, the live figures) renders the page around it again, never with new props.
  */
 const GuideForm = memo(function GuideForm({
   variant,
