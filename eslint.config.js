@@ -169,6 +169,8 @@ export default tseslint.config(
       'coverage/**',
       '.data/**',
       'bench/results/**',
+      // Scratch space, gitignored: the pinned Node.js runtimes, a developer's own scripts.
+      '.cache/**',
     ],
   },
   js.configs.recommended,
