@@ -425,6 +425,8 @@ export async function startFakeTwilio(options: FakeTwilioOptions = {}): Promise<
       waitFor(() => messages.length >= count && messages.slice(0, count), {
         timeoutMs,
         what: `${count} SMS at the fake Twilio`,
+      }).catch((error: unknown) => {
+        throw new Error(`${(error as Error).message} (${messages.length} arrived)`);
       }),
     close: () => {
       callbacks?.stop();

@@ -72,16 +72,20 @@ describe('Redis through Sentinel, master killed under load', () => {
 
     const accepted = answered.filter((answer) => answer.status === 201);
     expect(accepted.length, `answers: ${JSON.stringify(answered.map((answer) => answer.status))}`).toBe(LEADS);
-    const answerP99 = percentile(answered.map((answer) => answer.ms), 99);
-    expect(answerP99, `answer p99 ${answerP99} ms`).toBeLessThanOrEqual(1000);
-
-    await twilio.waitForMessages(accepted.length, 90_000);
+    await twilio.waitForMessages(accepted.length, 90_000).catch((error: unknown) => {
+      // What the worker saw of the failover: the clue when an SMS never comes.
+      const [, worker] = processes;
+      throw new Error(`${(error as Error).message}\nworker's last lines:\n${worker!.output().split('\n').slice(-60).join('\n')}`);
+    });
     // Time for a duplicate to show up, had any run sent one twice.
     await new Promise((resolve) => setTimeout(resolve, 3000));
     const byPhone = new Map(twilio.messages.map((message) => [message.to, message]));
     expect(twilio.messages.length).toBe(accepted.length);
     expect([...byPhone.keys()].sort()).toEqual(accepted.map((answer) => answer.telefono).sort());
     const waits = accepted.map((answer) => byPhone.get(answer.telefono)!.receivedAt - answer.answeredAt);
+    // The bars after the deliveries: a slow answer must not hide a lost SMS.
+    const answerP99 = percentile(answered.map((answer) => answer.ms), 99);
+    expect(answerP99, `answer p99 ${answerP99} ms`).toBeLessThanOrEqual(1000);
     const smsP99 = percentile(waits, 99);
     expect(smsP99, `201 → SMS p99 ${smsP99} ms, max ${Math.max(...waits)} ms`).toBeLessThanOrEqual(30_000);
   }, 180_000);

@@ -4,6 +4,7 @@ import { gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { validationMessages } from '@guida/shared/messages';
+import { afterIdleWork } from './idle';
 import { fillLeadForm, gotoInteractive, openPage, useSiteAndBrowser } from './site-harness';
 
 /** The landing pages of the JavaScript budget (PRODUCT.md, bars; decision 046). */
@@ -66,12 +67,18 @@ describe('the first load of a landing page', () => {
   it('asks the API once for the live figures, however many widgets show them', async () => {
     const { page, close } = await openPage(e2e.browser);
     const liveStats: string[] = [];
+    const isLiveStats = (url: string) => new URL(url).pathname === '/api/live-stats';
     page.on('request', (request) => {
-      if (new URL(request.url()).pathname === '/api/live-stats') liveStats.push(request.url());
+      if (isLiveStats(request.url())) liveStats.push(request.url());
     });
-    // The older page shows the figures in the offer box and in the social-proof widgets.
+    // The older page shows the figures in the offer box and in the social-proof widgets,
+    // which mount once their code has loaded, after the first idle moment.
+    const firstRequest = page.waitForRequest((request) => isLiveStats(request.url()));
+    const widgetsLoaded = page.waitForResponse((response) => /\/assets\/live-widgets-[^/]+\.js$/.test(response.url()));
     await gotoInteractive(page, `${e2e.site.baseUrl}/trading-old`);
-    await idle(page);
+    await Promise.all([firstRequest, widgetsLoaded]);
+    // Idle twice more: the widgets have rendered and subscribed; a second request would be out.
+    await afterIdleWork(page);
     await page.waitForLoadState('networkidle');
     expect(liveStats).toEqual([`${e2e.site.baseUrl}/api/live-stats?path=%2Ftrading-old`]);
     await close();

@@ -50,9 +50,13 @@ function tlsOptions(settings: RedisSettings): RedisOptions {
 }
 
 /**
- * ioredis asks the sentinels for the master, asks again on every reconnection, and listens
- * for their `+switch-master`, so a failover is followed at once rather than at the next
- * failed command (docs/ops/redis.md). REDIS_URL gives the credentials, database and TLS.
+ * ioredis asks the sentinels for the master, and asks again on every reconnection: a master
+ * that fails closes its connections, and the processes follow the failover as soon as the
+ * sentinels name the new one. REDIS_URL gives the credentials, database and TLS.
+ *
+ * Without ioredis's `failoverDetector` (decision 064): when its `+switch-master` message
+ * arrives while a connection is reconnecting, ioredis 6 ends that connection for good
+ * ("Connection is closed." on every command), and a worker stopped sending SMS.
  */
 function sentinelOptions(settings: RedisSettings, sentinels: { host: string; port: number }[]): RedisOptions {
   const url = new URL(settings.REDIS_URL);
@@ -66,7 +70,6 @@ function sentinelOptions(settings: RedisSettings, sentinels: { host: string; por
     db: Number(url.pathname.slice(1) || 0),
     // TLS to the master the sentinels name; the sentinels themselves answer in plain text.
     ...(tls.tls ? { ...tls, enableTLSForSentinelMode: true } : {}),
-    failoverDetector: true,
     sentinelRetryStrategy: reconnectDelay,
   };
 }
