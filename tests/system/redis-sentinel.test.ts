@@ -24,6 +24,7 @@ let group: SentinelGroup;
 let twilio: FakeTwilio;
 let baseUrl: string;
 const processes: RunningProcess[] = [];
+let worker: RunningProcess;
 
 beforeAll(async () => {
   [database, group, twilio] = await Promise.all([createTestDatabase(), startSentinelGroup(), startFakeTwilio()]);
@@ -38,7 +39,9 @@ beforeAll(async () => {
     ...twilio.env,
   };
   baseUrl = env.PUBLIC_BASE_URL;
-  processes.push(...(await Promise.all([startApi(env), startWorker(env)])));
+  const [api, started] = await Promise.all([startApi(env), startWorker(env)]);
+  worker = started;
+  processes.push(api, worker);
 }, 90_000);
 
 afterAll(async () => {
@@ -74,8 +77,7 @@ describe('Redis through Sentinel, master killed under load', () => {
     expect(accepted.length, `answers: ${JSON.stringify(answered.map((answer) => answer.status))}`).toBe(LEADS);
     await twilio.waitForMessages(accepted.length, 90_000).catch((error: unknown) => {
       // What the worker saw of the failover: the clue when an SMS never comes.
-      const [, worker] = processes;
-      throw new Error(`${(error as Error).message}\nworker's last lines:\n${worker!.output().split('\n').slice(-60).join('\n')}`);
+      throw new Error(`${(error as Error).message}\nworker's last lines:\n${worker.output().split('\n').slice(-60).join('\n')}`);
     });
     // Time for a duplicate to show up, had any run sent one twice.
     await new Promise((resolve) => setTimeout(resolve, 3000));

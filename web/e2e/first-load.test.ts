@@ -79,7 +79,6 @@ describe('the first load of a landing page', () => {
     await Promise.all([firstRequest, widgetsLoaded]);
     // Idle twice more: the widgets have rendered and subscribed; a second request would be out.
     await afterIdleWork(page);
-    await page.waitForLoadState('networkidle');
     expect(liveStats).toEqual([`${e2e.site.baseUrl}/api/live-stats?path=%2Ftrading-old`]);
     await close();
   });
