@@ -1,36 +1,12 @@
 import { reactRouter } from '@react-router/dev/vite';
 import tailwindcss from '@tailwindcss/vite';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig } from 'vite';
 // By path: Vite bundles this file with its packages left to Node, which cannot load a
 // workspace's TypeScript. The values are checked where the pages' loaders read them
 // (app/site-config.server.ts).
 import { providerIdentityOf } from '../shared/src/provider-identity.ts';
 
 const VENDOR_CHUNK = 'react-vendor';
-const PUBLIC_CHUNK = 'public';
-
-/**
- * V8's explicit compile hint on the first line of the chunks every public page runs through
- * at start-up (React and React Router; our code with TanStack Query and react-hook-form):
- * V8 compiles them while they stream in, on a background thread, instead of function by
- * function on the main thread as hydration first calls each one (decision 018). Written
- * last: minification would drop the comment, and Vite puts its preload map at the top of a
- * chunk after the output options' banners.
- */
-function eagerCompileHint(chunkNames: ReadonlySet<string>): Plugin {
-  return {
-    name: 'guida:eager-compile-hint',
-    apply: 'build',
-    generateBundle: {
-      order: 'post',
-      handler(_options, bundle) {
-        for (const file of Object.values(bundle)) {
-          if (file.type === 'chunk' && chunkNames.has(file.name)) file.code = `//# allFunctionsCalledOnLoad\n${file.code}`;
-        }
-      },
-    },
-  };
-}
 
 /**
  * `npm run dev` (scripts/dev.mjs) runs the API beside this dev server, on DEV_API_PORT:
@@ -49,11 +25,7 @@ export default defineConfig(({ command, isSsrBuild }) => {
   // (the API refuses to start in production without it).
   const provider = providerIdentityOf(process.env);
   return {
-    plugins: [
-      tailwindcss(),
-      reactRouter(),
-      isSsrBuild ? null : eagerCompileHint(new Set([VENDOR_CHUNK, PUBLIC_CHUNK])),
-    ],
+    plugins: [tailwindcss(), reactRouter()],
     define: { __PROVIDER_IDENTITY__: JSON.stringify(provider) },
     server: {
       // Guide sources outside web/ are read at build time (the older page's content preview).
@@ -67,6 +39,11 @@ export default defineConfig(({ command, isSsrBuild }) => {
       : {
           rolldownOptions: {
             output: {
+              // V8's explicit compile hint: the chunk hydration runs through is compiled eagerly,
+              // while it streams in on a background thread, instead of function by function on
+              // the main thread as hydration first calls each one (decision 018). After
+              // minification, which would drop the comment.
+              postBanner: (chunk) => (chunk.name === VENDOR_CHUNK ? '//# allFunctionsCalledOnLoad' : ''),
               codeSplitting: {
                 // The libraries every public page hydrates with (React, React Router), in one
                 // chunk instead of a dozen: fewer requests and module records on the throttled
@@ -86,7 +63,7 @@ export default defineConfig(({ command, isSsrBuild }) => {
                     // entry (it hydrates when it runs, after the route modules), and the
                     // pages no visitor lands on first, the thank-you and data-rights pages
                     // (5.2 kB gzip off every landing page's first load, decision 046).
-                    name: PUBLIC_CHUNK,
+                    name: 'public',
                     test: /[\\/]web[\\/]app[\\/](?!features[\\/](admin|gdpr-request)[\\/]|routes[\\/](admin-|thank-you|welcome|gdpr)|content[\\/]thank-you|entry\.client\.)/,
                     tags: ['$initial'],
                   },
